@@ -1,0 +1,115 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# build.sh <kernel-src-tree> <outdir> <variant>
+#
+# Builds the sched_ext kfunc-filter tests for the guest into <outdir>:
+#
+#   run-guest.sh      the guest entry point (busybox sh): run-guest.sh <variant>
+#   bin/scxk          the loader/runner, statically linked
+#   matrix/           cells.tsv and one mx_<op>.bpf.o per sched_ext_ops member
+#   cases/            cases.list and one <case>.bpf.o per negative/positive pair
+#   progs/            progs.list and progs.bpf.o (syscall, fentry, dummy struct_ops)
+#   build/            intermediates (libbpf, bpftool, vmlinux.h, generated C):
+#                     not needed in the guest
+#
+# The tree is only read: libbpf and bpftool build with OUTPUT= under
+# <outdir>/build.  The kernel's vmlinux (for BTF) is $VMLINUX if set, else
+# $KBUILD_OUTPUT/vmlinux, else <tree>/vmlinux.  <variant> (patched|baseline)
+# is recorded in <outdir>/variant; the tests themselves are the same.
+#
+# Environment: CLANG (clang-19), CC (gcc), JOBS (2), VMLINUX, KBUILD_OUTPUT.
+set -euo pipefail
+
+if [ $# -ne 3 ]; then
+	echo "usage: $0 <kernel-src-tree> <outdir> <variant>" >&2
+	exit 2
+fi
+case "$3" in patched|baseline) ;; *) echo "$0: variant must be patched or baseline" >&2; exit 2;; esac
+
+HERE=$(cd "$(dirname "$0")" && pwd)
+TREE=$(cd "$1" && pwd)
+mkdir -p "$2"
+OUT=$(cd "$2" && pwd)
+VARIANT=$3
+B=$OUT/build
+CLANG=${CLANG:-clang-19}
+CC=${CC:-gcc}
+JOBS=${JOBS:-2}
+NICE="nice -n 10"
+
+VMLINUX=${VMLINUX:-}
+if [ -z "$VMLINUX" ]; then
+	for v in ${KBUILD_OUTPUT:+"$KBUILD_OUTPUT/vmlinux"} "$TREE/vmlinux"; do
+		if [ -f "$v" ]; then VMLINUX=$v; break; fi
+	done
+fi
+[ -f "$VMLINUX" ] || { echo "$0: no vmlinux (set VMLINUX or KBUILD_OUTPUT)" >&2; exit 1; }
+
+step() { echo "build.sh: $*"; }
+mkdir -p "$B/libbpf" "$B/bpftool" "$OUT/bin" "$OUT/matrix" "$OUT/cases" "$OUT/progs"
+
+step "libbpf from $TREE/tools/lib/bpf"
+$NICE make -s -j"$JOBS" -C "$TREE/tools/lib/bpf" OUTPUT="$B/libbpf/" \
+	DESTDIR="$B/libbpf-install" prefix= EXTRA_CFLAGS="-O2 -g" \
+	"$B/libbpf/libbpf.a" install_headers >/dev/null
+
+step "bpftool (bootstrap) from $TREE/tools/bpf/bpftool"
+$NICE make -s -j"$JOBS" -C "$TREE/tools/bpf/bpftool" OUTPUT="$B/bpftool/" bootstrap >/dev/null
+BPFTOOL=$B/bpftool/bootstrap/bpftool
+
+step "vmlinux.h from $VMLINUX"
+mkdir -p "$B/include"
+"$BPFTOOL" btf dump file "$VMLINUX" format c > "$B/include/vmlinux.h.tmp"
+mv "$B/include/vmlinux.h.tmp" "$B/include/vmlinux.h"
+
+step "matrix programs"
+rm -rf "$B/matrix"
+python3 "$HERE/matrix/gen.py" --tree "$TREE" --vmlinux-h "$B/include/vmlinux.h" \
+	--out "$B/matrix" --cases "$HERE/cases/cases.list"
+
+SYS_INCLUDES=$($CLANG -v -E - </dev/null 2>&1 |
+	sed -n '/<...> search starts here:/,/End of search list./{ s| \(/.*\)|-idirafter \1|p }')
+BPF_CFLAGS="-g -O2 --target=bpf -mcpu=v3 -D__TARGET_ARCH_x86 -mlittle-endian
+	-I$B/include -I$B/libbpf-install/include -I$TREE/tools/sched_ext/include
+	-I$HERE/matrix -I$HERE/cases $SYS_INCLUDES
+	-Wall -Werror -Wno-compare-distinct-pointer-types -Wno-unused-variable"
+
+# bpfcc <src> <obj> [extra flags]: compile and strip DWARF (BTF stays)
+bpfcc() {
+	$NICE $CLANG $BPF_CFLAGS "${@:3}" -c "$1" -o "$2.tmp" &&
+	llvm-strip-19 -g "$2.tmp" -o "$2" &&
+	rm -f "$2.tmp"
+}
+export -f bpfcc
+export CLANG BPF_CFLAGS NICE
+
+rm -f "$OUT"/matrix/*.bpf.o "$OUT"/cases/*.bpf.o "$OUT"/progs/*.bpf.o
+ls "$B"/matrix/mx_*.bpf.c | xargs -P"$JOBS" -I{} bash -c \
+	'bpfcc "$1" "$2/$(basename "$1" .c).o"' _ {} "$OUT/matrix"
+cp "$B/matrix/cells.tsv" "$OUT/matrix/"
+
+step "negative/positive schedulers"
+for src in "$HERE"/cases/*.bpf.c; do
+	name=$(basename "$src" .bpf.c)
+	bpfcc "$src" "$OUT/cases/$name.bpf.o" -DCASE_NAME="\"${name//-/_}\""
+done
+cp "$HERE/cases/cases.list" "$OUT/cases/"
+# every case in the list has its object, and every object its line
+for name in $(grep -v '^#' "$OUT/cases/cases.list" | awk 'NF { print $1 }'); do
+	[ -f "$OUT/cases/$name.bpf.o" ] || { echo "build.sh: cases.list: no cases/$name.bpf.c" >&2; exit 1; }
+done
+
+step "other program types"
+bpfcc "$HERE/progs/progs.bpf.c" "$OUT/progs/progs.bpf.o"
+cp "$HERE/progs/progs.list" "$OUT/progs/"
+
+step "scxk (static)"
+$NICE $CC -O2 -g -Wall -Werror -static \
+	-I"$B/libbpf-install/include" -I"$TREE/tools/include/uapi" \
+	"$HERE/src/scxk.c" "$B/libbpf/libbpf.a" -lelf -lz -lzstd \
+	-o "$OUT/bin/scxk"
+
+install -m 0755 "$HERE/run-guest.sh" "$OUT/run-guest.sh"
+echo "$VARIANT" > "$OUT/variant"
+step "done: $(grep -vc "^#" "$OUT/matrix/cells.tsv") matrix cells, $(ls "$OUT"/cases/*.bpf.o | wc -l) cases -> $OUT"

@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * One case = one <case>.bpf.c with two complete schedulers:
+ *
+ *   neg_ops  calls a kfunc from an op that may not call it: the patched
+ *            verifier must refuse it; 6.12 loads it and ejects it at run time
+ *   pos_ops  the same call from an op that may: loads, attaches, runs
+ *
+ * Both start from the scheduler below (a shared DSQ, created in ops.init,
+ * filled by ops.enqueue, drained by ops.dispatch) and replace or add the
+ * ops the case is about: CASE_OPS(neg, .enqueue = (void *)neg_enqueue).
+ * Every program must be used by neg_ops or pos_ops.  build.sh defines
+ * CASE_NAME from the file name; the scheduler names are neg_<case> and
+ * pos_<case> (scxk checks them in /sys/kernel/sched_ext and the kernel log).
+ */
+#ifndef __CASE_BPF_H
+#define __CASE_BPF_H
+
+#include <scx/common.bpf.h>
+
+char _license[] SEC("license") = "GPL";
+
+struct task_struct *bpf_task_from_pid(s32 pid) __ksym;
+void bpf_task_release(struct task_struct *p) __ksym;
+void bpf_rcu_read_lock(void) __ksym;
+void bpf_rcu_read_unlock(void) __ksym;
+
+#define SHARED_DSQ 0x5ca5eULL
+
+s32 BPF_STRUCT_OPS_SLEEPABLE(case_init)
+{
+	return scx_bpf_create_dsq(SHARED_DSQ, -1);
+}
+
+void BPF_STRUCT_OPS(case_enqueue, struct task_struct *p, u64 enq_flags)
+{
+	scx_bpf_dispatch(p, SHARED_DSQ, SCX_SLICE_DFL, enq_flags);
+}
+
+void BPF_STRUCT_OPS(case_dispatch, s32 cpu, struct task_struct *prev)
+{
+	scx_bpf_consume(SHARED_DSQ);
+}
+
+/* later designated initializers override the defaults */
+#pragma clang diagnostic ignored "-Winitializer-overrides"
+#define CASE_OPS(kind, ...)						\
+SEC(".struct_ops.link")							\
+struct sched_ext_ops kind##_ops = {					\
+	.init		= (void *)case_init,				\
+	.enqueue	= (void *)case_enqueue,				\
+	.dispatch	= (void *)case_dispatch,			\
+	.name		= #kind "_" CASE_NAME,				\
+	__VA_ARGS__							\
+}
+
+#endif /* __CASE_BPF_H */

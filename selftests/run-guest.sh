@@ -1,0 +1,99 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# run-guest.sh <patched|baseline> - the sched_ext kfunc-filter tests, in the
+# guest (busybox sh).  KTAP on stdout: "ok N name" / "not ok N name",
+# diagnostics as "# " lines.  Exit status 0 if every test passed.
+#
+#   matrix                 every sched_ext_ops member x every sched_ext kfunc
+#                          loaded (never attached), compared with the spec;
+#                          on baseline the table is information only
+#   neg:<case>             (patched) the negative scheduler is refused at load
+#                          time, the log naming the kfunc and the op
+#   baseline-diff:<case>   (baseline) what 6.12 does with the same scheduler:
+#                          ejected at run time (or as cases.list says)
+#   pos:<twin>             the same call from an allowed op: loads, attaches,
+#                          runs under load, detaches
+#   prog:<name>            sched_ext kfuncs from syscall, fentry and
+#                          bpf_dummy_ops programs
+#
+# SCXK_SECS (default 1): seconds of load for each attached scheduler.
+
+V=${1:-}
+case "$V" in
+patched|baseline) ;;
+*) echo "usage: $0 patched|baseline" >&2; exit 2 ;;
+esac
+D=$(cd "$(dirname "$0")" && pwd)
+X=$D/bin/scxk
+SECS=${SCXK_SECS:-1}
+T0=$(cut -d' ' -f1 /proc/uptime)
+
+# the '|'-separated lists as space-separated fields, comments dropped
+fields() {
+	grep -v '^#' "$1" | awk -F'|' 'NF > 1 {
+		for (i = 1; i <= NF; i++) { gsub(/^[ \t]+|[ \t]+$/, "", $i); printf "%s ", $i }
+		print "" }'
+}
+
+# a hung test (a deadlock is a possible failure) must not hang the run
+TO=
+if timeout 5 true 2>/dev/null; then TO="timeout 120"; fi
+
+n=0
+failed=0
+t() {
+	name=$1
+	shift
+	$TO "$@" </dev/null
+	rc=$?
+	n=$((n + 1))
+	if [ $rc -eq 0 ]; then
+		echo "ok $n $name"
+	else
+		[ $rc -eq 124 ] && echo "# $name: timed out"
+		echo "not ok $n $name"
+		failed=$((failed + 1))
+	fi
+}
+
+TMP=${TMPDIR:-/tmp}/scxk.$$
+mkdir -p "$TMP"
+fields "$D/cases/cases.list" > "$TMP/cases"
+fields "$D/progs/progs.list" > "$TMP/progs"
+
+echo "KTAP version 1"
+echo "1..$((1 + 2 * $(wc -l < "$TMP/cases") + $(wc -l < "$TMP/progs")))"
+echo "# sched_ext kfunc filters: $V kernel $(uname -r), CPUs online $(cat /sys/devices/system/cpu/online)"
+
+[ -e /sys/kernel/sched_ext/state ] || echo "# no /sys/kernel/sched_ext: is CONFIG_SCHED_CLASS_EXT set?"
+grep -q ' /sys/fs/cgroup cgroup2 ' /proc/mounts || mount -t cgroup2 none /sys/fs/cgroup 2>/dev/null ||
+	echo "# no cgroup2 at /sys/fs/cgroup: the cgroup ops will not run"
+
+t matrix "$X" matrix "$D/matrix" "$V"
+
+while read -r name op kfunc twinop twin baseline; do
+	obj=$D/cases/$name.bpf.o
+	if [ "$V" = patched ]; then
+		t "neg:$name" "$X" neg "$obj" "$op" "$kfunc"
+	else
+		case "$baseline" in
+		runtime) t "baseline-diff:$name" "$X" runtime "$obj" 3 ;;
+		sleep) t "baseline-diff:$name" "$X" sleep "$obj" "$kfunc" ;;
+		allowed) t "baseline-diff:$name" "$X" load "$obj" ;;
+		*) echo "# cases.list: $name: unknown baseline behaviour '$baseline'"
+		   t "baseline-diff:$name" false ;;
+		esac
+	fi
+	t "pos:$twin" "$X" pos "$obj" "$SECS"
+done < "$TMP/cases"
+
+while read -r name prog baseline patched kfunc; do
+	if [ "$V" = patched ]; then expect=$patched; else expect=$baseline; fi
+	t "prog:$name" "$X" prog "$D/progs/progs.bpf.o" "$prog" "$expect" "$kfunc"
+done < "$TMP/progs"
+
+rm -rf "$TMP"
+T1=$(cut -d' ' -f1 /proc/uptime)
+echo "# $V: $n tests, $failed failed, $(awk "BEGIN { print $T1 - $T0 }") s"
+[ $failed -eq 0 ]

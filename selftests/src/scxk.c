@@ -1,0 +1,960 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * scxk - guest side of the sched_ext kfunc-filter tests.
+ *
+ *   scxk matrix <dir> <variant> [--per-cell]
+ *                                       load every cell of <dir>/cells.tsv,
+ *                                       print the table, compare with the spec
+ *   scxk neg <obj> <op> <kfunc>         neg_ops must be refused at load time,
+ *                                       the log naming the kfunc and the op
+ *   scxk sleep <obj> <kfunc>            neg_ops must be refused as not sleepable
+ *   scxk load <obj>                     neg_ops must load (it is not attached)
+ *   scxk runtime <obj> <seconds>        neg_ops loads, attaches and is ejected
+ *                                       by the run-time kf_mask check
+ *   scxk pos <obj> <seconds>            pos_ops loads, attaches, stays enabled
+ *                                       under load, detaches cleanly
+ *   scxk prog <obj> <prog> load|run|refuse <kfunc>
+ *                                       one non-sched_ext program
+ *
+ * Nothing is attached except by "runtime" and "pos".  Diagnostics are
+ * printed as "# " lines; the exit status is 0 for pass, 1 for fail.  The
+ * KTAP result lines are run-guest.sh's.
+ */
+#define _GNU_SOURCE
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#define STATE_PATH	"/sys/kernel/sched_ext/state"
+#define OPS_PATH	"/sys/kernel/sched_ext/root/ops"
+#define CGROOT		"/sys/fs/cgroup"
+#define CGTEST		CGROOT "/scxk"
+
+/* Kernel log lines that fail any test that attached a scheduler */
+static const char *const splats[] = {
+	"WARNING:", "BUG:", "Oops", "INFO: task", "rcu_sched self-detected stall",
+	"rcu: INFO:", "possible circular locking", "possible recursive locking",
+	"inconsistent lock state", "scheduling while atomic", "Call Trace:",
+};
+
+static char vlog[1 << 20];		/* verifier log of the failing program */
+static char lmsg[16384];		/* libbpf's own warnings */
+static size_t lmsg_len;
+
+static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	int n;
+
+	if (level == LIBBPF_DEBUG || lmsg_len >= sizeof(lmsg) - 1)
+		return 0;
+	n = vsnprintf(lmsg + lmsg_len, sizeof(lmsg) - lmsg_len, fmt, ap);
+	if (n > 0)
+		lmsg_len += (size_t)n < sizeof(lmsg) - lmsg_len ? (size_t)n : sizeof(lmsg) - 1 - lmsg_len;
+	return 0;
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* print each line of @text with a "# <prefix>" in front, at most @max lines from the end */
+static void diag_tail(const char *prefix, const char *text, int max)
+{
+	const char *p = text + strlen(text);
+	int lines = 0;
+
+	while (p > text && lines <= max)
+		if (*--p == '\n' && p[1])
+			lines++;
+	if (p > text)
+		p++;
+	while (*p) {
+		const char *e = strchrnul(p, '\n');
+
+		if (e > p)
+			printf("# %s%.*s\n", prefix, (int)(e - p), p);
+		p = *e ? e + 1 : e;
+	}
+}
+
+/*
+ * Open @path and keep only what one test needs: the struct_ops map @map (all
+ * other struct_ops maps are not created, so libbpf does not load their
+ * programs) and, if @prog is set, only that program.  Returns the object or
+ * NULL; *err gets bpf_object__load()'s result, vlog the verifier log.
+ */
+static struct bpf_object *load_obj(const char *path, const char *map, const char *prog, int *err)
+{
+	struct bpf_object *obj;
+	struct bpf_program *p;
+	struct bpf_map *m;
+
+	vlog[0] = '\0';
+	lmsg[0] = '\0';
+	lmsg_len = 0;
+	obj = bpf_object__open_file(path, NULL);
+	if (!obj) {
+		*err = -errno;
+		snprintf(vlog, sizeof(vlog), "cannot open %s: %s\n", path, strerror(errno));
+		return NULL;
+	}
+	bpf_object__for_each_map(m, obj)
+		if (bpf_map__type(m) == BPF_MAP_TYPE_STRUCT_OPS)
+			bpf_map__set_autocreate(m, map && !strcmp(bpf_map__name(m), map));
+	bpf_object__for_each_program(p, obj) {
+		if (prog)
+			bpf_program__set_autoload(p, !strcmp(bpf_program__name(p), prog));
+		bpf_program__set_log_buf(p, vlog, sizeof(vlog));
+	}
+	if (prog && !bpf_object__find_program_by_name(obj, prog)) {
+		snprintf(vlog, sizeof(vlog), "%s has no program %s\n", path, prog);
+		bpf_object__close(obj);
+		*err = -ENOENT;
+		return NULL;
+	}
+	*err = bpf_object__load(obj);
+	return obj;
+}
+
+/* the line of @log containing @needle, or NULL */
+static const char *log_line(const char *log, const char *needle, char *line, size_t sz)
+{
+	const char *hit = strstr(log, needle), *b, *e;
+
+	if (!hit)
+		return NULL;
+	for (b = hit; b > log && b[-1] != '\n'; b--)
+		;
+	e = strchrnul(hit, '\n');
+	snprintf(line, sz, "%.*s", (int)(e - b), b);
+	return line;
+}
+
+/* "calling kernel function <kfunc> is not allowed" and what follows on its line */
+static const char *refusal(const char *log, const char *kfunc, char *rest, size_t sz)
+{
+	char needle[160], line[512];
+	const char *l;
+
+	snprintf(needle, sizeof(needle), "calling kernel function %s is not allowed", kfunc);
+	l = log_line(log, needle, line, sizeof(line));
+	if (!l)
+		return NULL;
+	snprintf(rest, sz, "%s", strstr(l, needle) + strlen(needle));
+	return rest;
+}
+
+static bool sleep_refusal(const char *log, const char *kfunc)
+{
+	char needle[160];
+
+	snprintf(needle, sizeof(needle), "program must be sleepable to call sleepable kfunc %s\n", kfunc);
+	return strstr(log, needle);
+}
+
+static void diag_log(const char *what, const char *log)
+{
+	printf("# %s: verifier log (tail):\n", what);
+	diag_tail("  ", log, 8);
+	if (lmsg[0]) {
+		printf("# %s: libbpf:\n", what);
+		diag_tail("  ", lmsg, 6);
+	}
+}
+
+static void diag_load_failure(const char *what)
+{
+	diag_log(what, vlog);
+}
+
+/* ------------------------------------------------------------------ */
+/* the matrix                                                          */
+
+struct cell {
+	char op[32], kfunc[48], group[16], obj[64], prog[32], map[40];
+	char exp, got;
+	bool departure;
+	bool named_op;			/* refusal said "from sched_ext_ops.<op>" */
+	char detail[200];
+};
+
+/* A loaded, R refused naming it, S refused as non-sleepable, E anything else */
+static char classify(struct cell *c, int err, const char *log)
+{
+	char rest[200], want[80], other[64];
+	const char *p;
+
+	if (!err)
+		return 'A';
+	if (refusal(log, c->kfunc, rest, sizeof(rest))) {
+		if (!rest[0])
+			return 'R';
+		snprintf(want, sizeof(want), " from sched_ext_ops.%s", c->op);
+		if (!strcmp(rest, want)) {
+			c->named_op = true;
+			return 'R';
+		}
+		snprintf(c->detail, sizeof(c->detail), "refused, but the message ends \"%.150s\"", rest);
+		return 'E';
+	}
+	if (sleep_refusal(log, c->kfunc))
+		return 'S';
+	p = strstr(log, "calling kernel function ");
+	if (p && sscanf(p, "calling kernel function %63s", other) == 1) {
+		snprintf(c->detail, sizeof(c->detail), "refused for another kfunc: %s", other);
+		return 'E';
+	}
+	snprintf(c->detail, sizeof(c->detail), "load failed (%d)", err);
+	return 'E';
+}
+
+static int read_cells(const char *dir, struct cell **out)
+{
+	char path[512], line[512];
+	struct cell *cells = NULL;
+	int n = 0, cap = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/cells.tsv", dir);
+	f = fopen(path, "r");
+	if (!f) {
+		printf("# cannot open %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		struct cell c = {};
+		char exp[4];
+		int dep;
+
+		if (line[0] == '#' || line[0] == '\n')
+			continue;
+		if (sscanf(line, "%31s %47s %15s %3s %d %63s %31s %39s", c.op, c.kfunc, c.group,
+			   exp, &dep, c.obj, c.prog, c.map) != 8) {
+			printf("# %s: bad line: %s", path, line);
+			fclose(f);
+			return -1;
+		}
+		c.exp = exp[0];
+		c.departure = dep;
+		if (n == cap) {
+			cap = cap ? 2 * cap : 256;
+			cells = realloc(cells, cap * sizeof(*cells));
+			if (!cells)
+				exit(1);
+		}
+		cells[n++] = c;
+	}
+	fclose(f);
+	*out = cells;
+	return n;
+}
+
+/*
+ * The table: one row per op, one column per kfunc (numbered, legend above),
+ * groups separated by '|'.  Upper case: as the spec expects; lower case:
+ * differs from the spec; E: error (neither loaded nor refused as expected).
+ */
+static void print_table(struct cell *cells, int n, int ncol, const char *variant)
+{
+	int i, j, cnt[4][4] = {}, mism = 0, named = 0, refused = 0;
+	const char *V = "ARSE";
+
+	printf("# ===== BEGIN sched_ext kfunc matrix (%s kernel) =====\n", variant);
+	printf("# rows: sched_ext_ops members; columns: kfuncs; A loads, R refused (not allowed),\n"
+	       "# S refused (program must be sleepable), E error; lower case = differs from the spec\n");
+	for (j = 0; j < ncol; j++)
+		printf("#   %2d %-36s %s\n", j + 1, cells[j].kfunc, cells[j].group);
+	for (int d = 10; d >= 1; d /= 10) {
+		printf("# %-18s", "");
+		for (j = 0; j < ncol; j++) {
+			if (j && strcmp(cells[j].group, cells[j - 1].group))
+				printf(" |");
+			printf(" %c", d == 10 ? ((j + 1) / 10 ? '0' + (j + 1) / 10 : ' ') : '0' + (j + 1) % 10);
+		}
+		printf("\n");
+	}
+	for (i = 0; i < n; i += ncol) {
+		printf("# %-18s", cells[i].op);
+		for (j = 0; j < ncol; j++) {
+			struct cell *c = &cells[i + j];
+			char v = c->got;
+
+			if (j && strcmp(c->group, cells[i + j - 1].group))
+				printf(" |");
+			if (v != 'E' && v != c->exp)
+				v = tolower(v);
+			printf(" %c", v);
+		}
+		printf("\n");
+	}
+	for (i = 0; i < n; i++) {
+		cnt[strchr(V, cells[i].exp) - V][strchr(V, cells[i].got) - V]++;
+		mism += cells[i].got != cells[i].exp;
+		refused += cells[i].got == 'R';
+		named += cells[i].named_op;
+	}
+	printf("# cells: %d (%d ops x %d kfuncs)\n", n, n / ncol, ncol);
+	printf("# got:      A %d, R %d, S %d, E %d\n",
+	       cnt[0][0] + cnt[1][0] + cnt[2][0], cnt[0][1] + cnt[1][1] + cnt[2][1],
+	       cnt[0][2] + cnt[1][2] + cnt[2][2], cnt[0][3] + cnt[1][3] + cnt[2][3]);
+	printf("# expected: A %d, R %d, S %d\n", cnt[0][0] + cnt[0][1] + cnt[0][2] + cnt[0][3],
+	       cnt[1][0] + cnt[1][1] + cnt[1][2] + cnt[1][3],
+	       cnt[2][0] + cnt[2][1] + cnt[2][2] + cnt[2][3]);
+	printf("# as expected: %d; differing: %d; refusals naming the op: %d of %d\n",
+	       n - mism, mism, named, refused);
+	printf("# ===== END sched_ext kfunc matrix =====\n");
+}
+
+static void cell_error(struct cell *c, const char *log)
+{
+	printf("# ERROR %s x %s: %s\n", c->op, c->kfunc, c->detail);
+	diag_log(c->kfunc, log);
+}
+
+/* --per-cell: one open and load per cell */
+static int load_cell(const char *dir, struct cell *c)
+{
+	struct bpf_object *obj;
+	char path[512];
+	int err;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, c->obj);
+	obj = load_obj(path, c->map, c->prog, &err);
+	c->got = classify(c, err, vlog);
+	bpf_object__close(obj);
+	if (c->got == 'E')
+		cell_error(c, vlog);
+	return 1;
+}
+
+#define ROW_LOG (1 << 18)
+
+/*
+ * Load the @n cells of one object (one op) together.  libbpf loads the
+ * programs one after the other and stops at the first one the verifier
+ * refuses: that cell takes its verdict from its own log, and the others are
+ * loaded again without it.  Once a load succeeds, every cell still in it
+ * loaded.  The verifier checks each program on its own, so the verdicts are
+ * those of loading each cell alone (--per-cell does that, to compare), for
+ * one load per refusal instead of one per cell.  Returns the loads done.
+ */
+static int load_row(const char *dir, struct cell *row, int n)
+{
+	static char *logs[64];
+	char path[512];
+	int i, err = 0, loads = 0, left = n;
+
+	if (n > 64) {
+		printf("# more than 64 kfuncs per op: use --per-cell\n");
+		exit(1);
+	}
+	for (i = 0; i < n; i++) {
+		if (!logs[i] && !(logs[i] = malloc(ROW_LOG)))
+			exit(1);
+		row[i].got = 0;
+	}
+	snprintf(path, sizeof(path), "%s/%s", dir, row[0].obj);
+	while (left) {
+		struct bpf_object *obj;
+		struct bpf_program *p;
+		struct bpf_map *m;
+
+		lmsg[0] = '\0';
+		lmsg_len = 0;
+		obj = bpf_object__open_file(path, NULL);
+		if (!obj) {
+			snprintf(logs[0], ROW_LOG, "cannot open %s: %s\n", path, strerror(errno));
+			err = -errno;
+			goto all;
+		}
+		bpf_object__for_each_map(m, obj) {
+			bool on = false;
+
+			if (bpf_map__type(m) != BPF_MAP_TYPE_STRUCT_OPS)
+				continue;
+			for (i = 0; i < n; i++)
+				on |= !row[i].got && !strcmp(row[i].map, bpf_map__name(m));
+			bpf_map__set_autocreate(m, on);
+		}
+		bpf_object__for_each_program(p, obj) {
+			bool on = false;
+
+			for (i = 0; i < n; i++) {
+				if (row[i].got || strcmp(row[i].prog, bpf_program__name(p)))
+					continue;
+				on = true;
+				logs[i][0] = '\0';
+				bpf_program__set_log_buf(p, logs[i], ROW_LOG);
+			}
+			bpf_program__set_autoload(p, on);
+		}
+		err = bpf_object__load(obj);
+		loads++;
+		bpf_object__close(obj);
+		if (!err)
+			goto all;
+		/* the program that failed is the one with a log */
+		for (i = 0; i < n && (row[i].got || !logs[i][0]); i++)
+			;
+		if (i == n) {
+			/* nothing to tell the cells apart: all of them failed */
+			snprintf(logs[0], ROW_LOG, "%s", lmsg);
+			goto all;
+		}
+		row[i].got = classify(&row[i], err, logs[i]);
+		if (row[i].got == 'E')
+			cell_error(&row[i], logs[i]);
+		left--;
+	}
+	return loads;
+all:
+	for (i = 0; i < n; i++) {
+		if (row[i].got)
+			continue;
+		row[i].got = classify(&row[i], err, logs[0]);
+		if (row[i].got == 'E')
+			cell_error(&row[i], logs[0]);
+	}
+	return loads;
+}
+
+static int cmd_matrix(const char *dir, const char *variant, bool per_cell)
+{
+	bool strict = !strcmp(variant, "patched");
+	int n, i, ncol, loads = 0, mism = 0, errs = 0;
+	struct cell *cells;
+	double t0, dt;
+
+	n = read_cells(dir, &cells);
+	if (n <= 0)
+		return 1;
+	for (ncol = 1; ncol < n && !strcmp(cells[ncol].op, cells[0].op); ncol++)
+		;
+	for (i = 0; i < n; i++)
+		if (strcmp(cells[i].op, cells[i - i % ncol].op) ||
+		    strcmp(cells[i].kfunc, cells[i % ncol].kfunc) ||
+		    strcmp(cells[i].obj, cells[i - i % ncol].obj))
+			break;
+	if (n % ncol || i < n) {
+		printf("# cells.tsv: not %d whole rows of the same kfuncs, one object per op\n", ncol);
+		return 1;
+	}
+
+	t0 = now();
+	for (i = 0; i < n; i += ncol) {
+		if (per_cell)
+			for (int j = 0; j < ncol; j++)
+				loads += load_cell(dir, &cells[i + j]);
+		else
+			loads += load_row(dir, &cells[i], ncol);
+	}
+	dt = now() - t0;
+
+	print_table(cells, n, ncol, variant);
+	for (i = 0; i < n; i++) {
+		struct cell *c = &cells[i];
+
+		errs += c->got == 'E';
+		if (c->got == c->exp || c->got == 'E')
+			continue;
+		mism++;
+		if (strict)
+			printf("# MISMATCH op=%s kfunc=%s (%s) expected=%c%s got=%c\n", c->op, c->kfunc,
+			       c->group, c->exp, c->departure ? " (departure)" : "", c->got);
+	}
+	printf("# matrix: %d cells in %.1f s (%d loads, %s), %.1f cells/s\n", n, dt, loads,
+	       per_cell ? "one per cell" : "one per op and refusal", n / dt);
+	if (!strict && mism)
+		printf("# matrix: baseline kernel: %d cells differ from the spec, the lower-case ones"
+		       " (information, not a failure)\n", mism);
+	if (errs)
+		printf("# matrix: %d cells neither loaded nor were refused as a verdict\n", errs);
+	free(cells);
+	return errs || (strict && mism) ? 1 : 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* kernel state, kernel log, load generation                          */
+
+static void read_file(const char *path, char *buf, size_t sz)
+{
+	int fd = open(path, O_RDONLY);
+	ssize_t r = fd < 0 ? -1 : read(fd, buf, sz - 1);
+
+	buf[r > 0 ? r : 0] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	if (fd >= 0)
+		close(fd);
+}
+
+static const char *scx_state(void)
+{
+	static char s[32];
+
+	read_file(STATE_PATH, s, sizeof(s));
+	return s;
+}
+
+static bool wait_state(const char *want, double secs)
+{
+	double end = now() + secs;
+
+	while (strcmp(scx_state(), want)) {
+		if (now() > end)
+			return false;
+		usleep(20000);
+	}
+	return true;
+}
+
+static int kmsg_open(void)
+{
+	int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+
+	if (fd >= 0)
+		lseek(fd, 0, SEEK_END);
+	return fd;
+}
+
+/* append the messages logged since kmsg_open() to @buf, one per line */
+static void kmsg_read(int fd, char *buf, size_t sz)
+{
+	size_t len = strlen(buf);
+	char rec[2048];
+
+	for (;;) {
+		ssize_t r = read(fd, rec, sizeof(rec) - 1);
+		char *msg, *e;
+
+		if (r < 0 && errno == EPIPE)
+			continue;
+		if (r <= 0)
+			break;
+		rec[r] = '\0';
+		msg = strchr(rec, ';');
+		if (!msg)
+			continue;
+		msg++;
+		e = strchrnul(msg, '\n');
+		if (len + (e - msg) + 2 < sz)
+			len += sprintf(buf + len, "%.*s\n", (int)(e - msg), msg);
+	}
+}
+
+static bool check_splats(const char *log, const char *what)
+{
+	bool ok = true;
+	char line[512];
+
+	for (size_t i = 0; i < sizeof(splats) / sizeof(splats[0]); i++)
+		if (log_line(log, splats[i], line, sizeof(line))) {
+			printf("# %s: kernel log: %s\n", what, line);
+			ok = false;
+		}
+	return ok;
+}
+
+static void write_str(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY);
+
+	if (fd >= 0) {
+		if (write(fd, s, strlen(s)) < 0)
+			;	/* best effort: the load works without it */
+		close(fd);
+	}
+}
+
+static void spin(double secs)
+{
+	double end = now() + secs;
+
+	while (now() < end)
+		;
+}
+
+static pid_t child(int kind, double end)
+{
+	pid_t pid = fork();
+
+	if (pid)
+		return pid;
+	switch (kind) {
+	case 0:		/* CPU hog that yields and naps */
+		for (int i = 0; now() < end; i++) {
+			spin(0.002);
+			if (i % 4)
+				sched_yield();
+			else
+				usleep(500);
+		}
+		break;
+	case 1: {	/* pipe ping-pong: wakeups, select_cpu, enqueue */
+		int a[2], b[2];
+		char c = 0;
+
+		if (pipe(a) || pipe(b))
+			_exit(1);
+		if (fork() == 0) {	/* echoes until the other end is gone */
+			close(a[1]);
+			close(b[0]);
+			while (read(a[0], &c, 1) == 1 && write(b[1], &c, 1) == 1)
+				;
+			_exit(0);
+		}
+		close(a[0]);
+		close(b[1]);
+		while (now() < end && write(a[1], &c, 1) == 1 && read(b[0], &c, 1) == 1)
+			;
+		close(a[1]);
+		wait(NULL);
+		break;
+	}
+	case 2: {	/* RT bursts: the CPU is taken away, ops.cpu_release */
+		struct sched_param sp = { .sched_priority = 1 };
+
+		if (sched_setscheduler(0, SCHED_FIFO, &sp))
+			_exit(0);
+		while (now() < end) {
+			spin(0.003);
+			usleep(20000);
+		}
+		break;
+	}
+	}
+	_exit(0);
+}
+
+/*
+ * Keep the scheduler busy for @secs: CPU hogs, a ping-pong pair, RT bursts,
+ * and a hog moved between cgroups (the cgroup_* ops).  Every 50 ms the
+ * sched_ext state is read; with @until_disabled the load stops as soon as it
+ * is no longer "enabled", otherwise leaving "enabled" is recorded.  Returns
+ * true if the state stayed "enabled" throughout.
+ */
+static bool activity(double secs, bool until_disabled)
+{
+	double end = now() + secs;
+	pid_t pids[6];
+	int np = 0, moves = 0;
+	bool cg, enabled = true;
+	char pidstr[16];
+
+	for (int i = 0; i < 3; i++)
+		pids[np++] = child(0, end);
+	pids[np++] = child(1, end);
+	pids[np++] = child(2, end);
+
+	write_str(CGROOT "/cgroup.subtree_control", "+cpu");
+	cg = !mkdir(CGTEST, 0755) || errno == EEXIST;
+	snprintf(pidstr, sizeof(pidstr), "%d", pids[0]);
+
+	while (now() < end) {
+		if (strcmp(scx_state(), "enabled")) {
+			enabled = false;
+			if (until_disabled)
+				break;
+		}
+		if (cg) {
+			write_str(moves++ % 2 ? CGROOT "/cgroup.procs" : CGTEST "/cgroup.procs", pidstr);
+		}
+		usleep(50000);
+	}
+	for (int i = 0; i < np; i++) {
+		kill(pids[i], SIGKILL);
+		waitpid(pids[i], NULL, 0);
+	}
+	if (cg)
+		rmdir(CGTEST);
+	return enabled;
+}
+
+/* the ops name a case object gives its scheduler: <kind>_<case, '-' -> '_'> */
+static void case_ops_name(const char *obj, const char *kind, char *name, size_t sz)
+{
+	const char *b = strrchr(obj, '/') ? strrchr(obj, '/') + 1 : obj;
+	size_t n = strcspn(b, ".");
+
+	snprintf(name, sz, "%s_%.*s", kind, (int)n, b);
+	for (char *p = name; *p; p++)
+		if (*p == '-')
+			*p = '_';
+}
+
+/* ------------------------------------------------------------------ */
+/* the negative/positive scheduler pairs                               */
+
+static int cmd_neg(const char *path, const char *op, const char *kfunc)
+{
+	struct bpf_object *obj;
+	char rest[200], want[80];
+	int err;
+
+	obj = load_obj(path, "neg_ops", NULL, &err);
+	bpf_object__close(obj);
+	if (!err) {
+		printf("# %s: loaded; a call to %s from ops.%s must be refused\n", path, kfunc, op);
+		return 1;
+	}
+	snprintf(want, sizeof(want), " from sched_ext_ops.%s", op);
+	if (!refusal(vlog, kfunc, rest, sizeof(rest)) || strcmp(rest, want)) {
+		printf("# want: calling kernel function %s is not allowed%s\n", kfunc, want);
+		diag_load_failure("refused otherwise");
+		return 1;
+	}
+	printf("# patched: caught at load time: calling kernel function %s is not allowed%s\n",
+	       kfunc, rest);
+	return 0;
+}
+
+static int cmd_sleep(const char *path, const char *kfunc)
+{
+	struct bpf_object *obj;
+	int err;
+
+	obj = load_obj(path, "neg_ops", NULL, &err);
+	bpf_object__close(obj);
+	if (!err || !sleep_refusal(vlog, kfunc)) {
+		printf("# want: program must be sleepable to call sleepable kfunc %s\n", kfunc);
+		if (err)
+			diag_load_failure("refused otherwise");
+		return 1;
+	}
+	printf("# baseline: caught at load time: program must be sleepable to call sleepable kfunc %s\n",
+	       kfunc);
+	return 0;
+}
+
+static int cmd_load(const char *path)
+{
+	struct bpf_object *obj;
+	int err;
+
+	obj = load_obj(path, "neg_ops", NULL, &err);
+	bpf_object__close(obj);
+	if (err) {
+		diag_load_failure("neg_ops");
+		return 1;
+	}
+	printf("# baseline: not caught: loads, and the 6.12 run-time mask allows the call in this op;\n"
+	       "# not attached (it would take rq locks where one is already held)\n");
+	return 0;
+}
+
+static struct bpf_link *attach(struct bpf_object *obj, const char *map)
+{
+	struct bpf_link *link = bpf_map__attach_struct_ops(bpf_object__find_map_by_name(obj, map));
+
+	if (!link)
+		printf("# attach %s: %s\n", map, strerror(errno));
+	return link;
+}
+
+static int cmd_runtime(const char *path, double secs)
+{
+	char name[128], want[200], line[512], *klog;
+	struct bpf_object *obj;
+	struct bpf_link *link;
+	int err, kfd, ret = 0;
+
+	case_ops_name(path, "neg", name, sizeof(name));
+	obj = load_obj(path, "neg_ops", NULL, &err);
+	if (err) {
+		printf("# baseline: neg_ops must load (no load-time filter)\n");
+		diag_load_failure("neg_ops");
+		bpf_object__close(obj);
+		return 1;
+	}
+	kfd = kmsg_open();
+	link = attach(obj, "neg_ops");
+	/* an error while enabling makes the attach itself fail: still look at the log */
+	if (link)
+		activity(secs, true);
+	if (!wait_state("disabled", 5)) {
+		printf("# state is \"%s\", not disabled: the run-time check did not eject %s\n",
+		       scx_state(), name);
+		ret = 1;
+	}
+	bpf_link__destroy(link);
+	bpf_object__close(obj);
+
+	klog = calloc(1, 1 << 18);
+	kmsg_read(kfd, klog, 1 << 18);
+	close(kfd);
+	snprintf(want, sizeof(want), "sched_ext: %s: kfunc with mask", name);
+	if (log_line(klog, want, line, sizeof(line)))
+		printf("# kernel log: %s\n", line);
+	else {
+		printf("# kernel log has no \"%s\"\n", want);
+		ret = 1;
+	}
+	snprintf(want, sizeof(want), "BPF scheduler \"%s\" disabled (runtime error)", name);
+	if (log_line(klog, want, line, sizeof(line)))
+		printf("# kernel log: %s\n", line);
+	else {
+		printf("# kernel log has no \"%s\"\n", want);
+		ret = 1;
+	}
+	if (!check_splats(klog, name))
+		ret = 1;
+	if (ret)
+		diag_tail("kmsg: ", klog, 10);
+	else
+		printf("# baseline: caught at run time\n");
+	free(klog);
+	return ret;
+}
+
+static int cmd_pos(const char *path, double secs)
+{
+	char name[128], ops[128], want[200], line[512], *klog;
+	struct bpf_object *obj;
+	struct bpf_link *link;
+	int err, kfd, ret = 0;
+	double t0;
+
+	case_ops_name(path, "pos", name, sizeof(name));
+	obj = load_obj(path, "pos_ops", NULL, &err);
+	if (err) {
+		diag_load_failure("pos_ops");
+		bpf_object__close(obj);
+		return 1;
+	}
+	if (strcmp(scx_state(), "disabled")) {
+		printf("# sched_ext state is \"%s\" before attaching\n", scx_state());
+		bpf_object__close(obj);
+		return 1;
+	}
+	kfd = kmsg_open();
+	link = attach(obj, "pos_ops");
+	if (!link) {
+		ret = 1;
+		goto out;
+	}
+	if (!wait_state("enabled", 5)) {
+		printf("# state is \"%s\" after attaching\n", scx_state());
+		ret = 1;
+	}
+	read_file(OPS_PATH, ops, sizeof(ops));
+	if (strcmp(ops, name)) {
+		printf("# %s is \"%s\", want \"%s\"\n", OPS_PATH, ops, name);
+		ret = 1;
+	}
+	t0 = now();
+	if (!activity(secs, false)) {
+		printf("# state left \"enabled\" under load: \"%s\"\n", scx_state());
+		ret = 1;
+	}
+	printf("# %s enabled, %.1f s under load\n", name, now() - t0);
+	bpf_link__destroy(link);
+	if (!wait_state("disabled", 5)) {
+		printf("# state is \"%s\" after detaching\n", scx_state());
+		ret = 1;
+	}
+out:
+	bpf_object__close(obj);
+	klog = calloc(1, 1 << 18);
+	kmsg_read(kfd, klog, 1 << 18);
+	close(kfd);
+	snprintf(want, sizeof(want), "BPF scheduler \"%s\" disabled (unregistered from user space)", name);
+	if (link && !log_line(klog, want, line, sizeof(line))) {
+		printf("# kernel log has no \"%s\"\n", want);
+		ret = 1;
+	}
+	snprintf(want, sizeof(want), "sched_ext: %s: ", name);
+	if (log_line(klog, want, line, sizeof(line))) {
+		printf("# kernel log: %s\n", line);
+		ret = 1;
+	}
+	if (!check_splats(klog, name))
+		ret = 1;
+	if (ret)
+		diag_tail("kmsg: ", klog, 10);
+	free(klog);
+	return ret;
+}
+
+/* ------------------------------------------------------------------ */
+/* other program types                                                 */
+
+static int cmd_prog(const char *path, const char *prog, const char *expect, const char *kfunc)
+{
+	char map[80], rest[200];
+	struct bpf_object *obj;
+	int err, ret = 0;
+
+	snprintf(map, sizeof(map), "%s_ops", prog);	/* struct_ops programs: their map */
+	obj = load_obj(path, map, prog, &err);
+	if (!strcmp(expect, "refuse")) {
+		if (!err)
+			printf("# %s loaded; want: calling kernel function %s is not allowed\n", prog, kfunc);
+		else if (refusal(vlog, kfunc, rest, sizeof(rest)))
+			printf("# refused: calling kernel function %s is not allowed%s\n", kfunc, rest);
+		else
+			diag_load_failure("refused otherwise");
+		ret = !err || !refusal(vlog, kfunc, rest, sizeof(rest));
+	} else if (err) {
+		diag_load_failure(prog);
+		ret = 1;
+	} else if (!strcmp(expect, "run")) {
+		LIBBPF_OPTS(bpf_test_run_opts, topts);
+
+		err = bpf_prog_test_run_opts(bpf_program__fd(bpf_object__find_program_by_name(obj, prog)),
+					     &topts);
+		printf("# %s: loaded; BPF_PROG_TEST_RUN: %d, retval %d\n", prog, err, topts.retval);
+		ret = err || topts.retval;
+	} else {
+		printf("# %s: loaded\n", prog);
+	}
+	bpf_object__close(obj);
+	return ret;
+}
+
+static int usage(void)
+{
+	fprintf(stderr, "usage: scxk matrix <dir> <patched|baseline> [--per-cell]\n"
+			"       scxk neg <obj> <op> <kfunc> | sleep <obj> <kfunc> | load <obj>\n"
+			"       scxk runtime <obj> <secs> | pos <obj> <secs>\n"
+			"       scxk prog <obj> <prog> load|run|refuse <kfunc>\n");
+	return 2;
+}
+
+int main(int argc, char **argv)
+{
+	const char *cmd = argc > 1 ? argv[1] : "";
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	libbpf_set_print(libbpf_print);
+	if (!strcmp(cmd, "matrix") && (argc == 4 || (argc == 5 && !strcmp(argv[4], "--per-cell"))))
+		return cmd_matrix(argv[2], argv[3], argc == 5);
+	if (!strcmp(cmd, "neg") && argc == 5)
+		return cmd_neg(argv[2], argv[3], argv[4]);
+	if (!strcmp(cmd, "sleep") && argc == 4)
+		return cmd_sleep(argv[2], argv[3]);
+	if (!strcmp(cmd, "load") && argc == 3)
+		return cmd_load(argv[2]);
+	if (!strcmp(cmd, "runtime") && argc == 4)
+		return cmd_runtime(argv[2], atof(argv[3]));
+	if (!strcmp(cmd, "pos") && argc == 4)
+		return cmd_pos(argv[2], atof(argv[3]));
+	if (!strcmp(cmd, "prog") && argc == 6)
+		return cmd_prog(argv[2], argv[3], argv[4], argv[5]);
+	return usage();
+}
