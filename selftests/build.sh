@@ -10,15 +10,19 @@
 #   matrix/           cells.tsv and one mx_<op>.bpf.o per sched_ext_ops member
 #   cases/            cases.list and one <case>.bpf.o per negative/positive pair
 #   progs/            progs.list and progs.bpf.o (syscall, fentry, dummy struct_ops)
-#   build/            intermediates (libbpf, bpftool, vmlinux.h, generated C):
-#                     not needed in the guest
 #
-# The tree is only read: libbpf and bpftool build with OUTPUT= under
-# <outdir>/build.  The kernel's vmlinux (for BTF) is $VMLINUX if set, else
-# $KBUILD_OUTPUT/vmlinux, else <tree>/vmlinux.  <variant> (patched|baseline)
-# is recorded in <outdir>/variant; the tests themselves are the same.
+# Nothing else lands in <outdir>: it is packed into the guest as it is.  The
+# intermediates (libbpf, bpftool, vmlinux.h, the generated C) go to
+# $SCXK_BUILD_DIR, by default ~/.cache/scx-kfunc-tests/<hash of tree and
+# outdir>, so that rebuilds are incremental.
 #
-# Environment: CLANG (clang-19), CC (gcc), JOBS (2), VMLINUX, KBUILD_OUTPUT.
+# The tree is only read: libbpf and bpftool build with OUTPUT=.  The
+# kernel's vmlinux (for BTF) is $VMLINUX if set, else $KBUILD_OUTPUT/vmlinux,
+# else <tree>/vmlinux.  <variant> (patched|baseline) is recorded in
+# <outdir>/variant; the tests themselves are the same for both.
+#
+# Environment: CLANG (clang-19), CC (gcc), JOBS (2), VMLINUX, KBUILD_OUTPUT,
+# SCXK_BUILD_DIR.
 set -euo pipefail
 
 if [ $# -ne 3 ]; then
@@ -32,7 +36,7 @@ TREE=$(cd "$1" && pwd)
 mkdir -p "$2"
 OUT=$(cd "$2" && pwd)
 VARIANT=$3
-B=$OUT/build
+B=${SCXK_BUILD_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/scx-kfunc-tests/$(echo "$TREE $OUT" | sha256sum | cut -c1-12)}
 CLANG=${CLANG:-clang-19}
 CC=${CC:-gcc}
 JOBS=${JOBS:-2}
@@ -47,7 +51,9 @@ fi
 [ -f "$VMLINUX" ] || { echo "$0: no vmlinux (set VMLINUX or KBUILD_OUTPUT)" >&2; exit 1; }
 
 step() { echo "build.sh: $*"; }
+rm -rf "$OUT/bin" "$OUT/matrix" "$OUT/cases" "$OUT/progs"
 mkdir -p "$B/libbpf" "$B/bpftool" "$OUT/bin" "$OUT/matrix" "$OUT/cases" "$OUT/progs"
+step "intermediates in $B"
 
 step "libbpf from $TREE/tools/lib/bpf"
 $NICE make -s -j"$JOBS" -C "$TREE/tools/lib/bpf" OUTPUT="$B/libbpf/" \
@@ -84,7 +90,6 @@ bpfcc() {
 export -f bpfcc
 export CLANG BPF_CFLAGS NICE
 
-rm -f "$OUT"/matrix/*.bpf.o "$OUT"/cases/*.bpf.o "$OUT"/progs/*.bpf.o
 ls "$B"/matrix/mx_*.bpf.c | xargs -P"$JOBS" -I{} bash -c \
 	'bpfcc "$1" "$2/$(basename "$1" .c).o"' _ {} "$OUT/matrix"
 cp "$B/matrix/cells.tsv" "$OUT/matrix/"

@@ -62,9 +62,10 @@ mkdir -p "$TMP"
 fields "$D/cases/cases.list" > "$TMP/cases"
 fields "$D/progs/progs.list" > "$TMP/progs"
 
-echo "KTAP version 1"
-echo "1..$((1 + 2 * $(wc -l < "$TMP/cases") + $(wc -l < "$TMP/progs")))"
-echo "# sched_ext kfunc filters: $V kernel $(uname -r), CPUs online $(cat /sys/devices/system/cpu/online)"
+cpus=$(cat /sys/devices/system/cpu/online)
+echo "# sched_ext kfunc filters: $V kernel $(uname -r), CPUs $cpus," \
+	"$((1 + 2 * $(wc -l < "$TMP/cases") + $(wc -l < "$TMP/progs"))) tests"
+[ "$cpus" = 0 ] && echo "# only one CPU: ops.select_cpu never runs (tasks cannot move), pos:select-cpu-* fails"
 
 [ -e /sys/kernel/sched_ext/state ] || echo "# no /sys/kernel/sched_ext: is CONFIG_SCHED_CLASS_EXT set?"
 grep -q ' /sys/fs/cgroup cgroup2 ' /proc/mounts || mount -t cgroup2 none /sys/fs/cgroup 2>/dev/null ||
@@ -85,7 +86,7 @@ while read -r name op kfunc twinop twin baseline; do
 		   t "baseline-diff:$name" false ;;
 		esac
 	fi
-	t "pos:$twin" "$X" pos "$obj" "$SECS"
+	t "pos:$twin" "$X" pos "$obj" "$SECS" "$twinop"
 done < "$TMP/cases"
 
 while read -r name prog baseline patched kfunc; do

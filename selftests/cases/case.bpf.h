@@ -9,6 +9,9 @@
  * Both start from the scheduler below (a shared DSQ, created in ops.init,
  * filled by ops.enqueue, drained by ops.dispatch) and replace or add the
  * ops the case is about: CASE_OPS(neg, .enqueue = (void *)neg_enqueue).
+ * The op under test in pos_ops counts its calls with CALLED(op), after the
+ * kfunc call: scxk pos checks that calls.<twin op> moved, i.e. that the load
+ * it generates made the op run the call.
  * Every program must be used by neg_ops or pos_ops.  build.sh defines
  * CASE_NAME from the file name; the scheduler names are neg_<case> and
  * pos_<case> (scxk checks them in /sys/kernel/sched_ext and the kernel log).
@@ -27,19 +30,31 @@ void bpf_rcu_read_unlock(void) __ksym;
 
 #define SHARED_DSQ 0x5ca5eULL
 
+/* one counter per op a twin calls its kfunc from; scxk finds them by name */
+struct case_calls {
+	u64 init, select_cpu, enqueue, dispatch, cpu_release, cgroup_prep_move;
+};
+struct case_calls calls SEC(".data.calls");
+#define CALLED(op) __sync_fetch_and_add(&calls.op, 1)
+
 s32 BPF_STRUCT_OPS_SLEEPABLE(case_init)
 {
-	return scx_bpf_create_dsq(SHARED_DSQ, -1);
+	s32 ret = scx_bpf_create_dsq(SHARED_DSQ, -1);
+
+	CALLED(init);
+	return ret;
 }
 
 void BPF_STRUCT_OPS(case_enqueue, struct task_struct *p, u64 enq_flags)
 {
 	scx_bpf_dispatch(p, SHARED_DSQ, SCX_SLICE_DFL, enq_flags);
+	CALLED(enqueue);
 }
 
 void BPF_STRUCT_OPS(case_dispatch, s32 cpu, struct task_struct *prev)
 {
 	scx_bpf_consume(SHARED_DSQ);
+	CALLED(dispatch);
 }
 
 /* later designated initializers override the defaults */

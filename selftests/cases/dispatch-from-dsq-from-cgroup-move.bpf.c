@@ -24,8 +24,10 @@ s32 BPF_STRUCT_OPS(pos_cgroup_prep_move, struct task_struct *p, struct cgroup *f
 {
 	struct bpf_iter_scx_dsq it;
 
-	if (!bpf_iter_scx_dsq_new(&it, SHARED_DSQ, 0))
+	if (!bpf_iter_scx_dsq_new(&it, SHARED_DSQ, 0)) {
 		scx_bpf_dispatch_from_dsq(&it, p, SCX_DSQ_GLOBAL, 0);
+		CALLED(cgroup_prep_move);
+	}
 	bpf_iter_scx_dsq_destroy(&it);
 	return 0;
 }

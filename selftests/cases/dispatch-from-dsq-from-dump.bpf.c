@@ -34,8 +34,10 @@ s32 BPF_STRUCT_OPS_SLEEPABLE(pos_init)
 	if (!p)
 		return -ESRCH;
 	bpf_rcu_read_lock();
-	if (!bpf_iter_scx_dsq_new(&it, SHARED_DSQ, 0))
+	if (!bpf_iter_scx_dsq_new(&it, SHARED_DSQ, 0)) {
 		scx_bpf_dispatch_from_dsq(&it, p, SCX_DSQ_GLOBAL, 0);
+		CALLED(init);
+	}
 	bpf_iter_scx_dsq_destroy(&it);
 	bpf_rcu_read_unlock();
 	bpf_task_release(p);

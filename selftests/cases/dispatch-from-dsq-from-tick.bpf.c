@@ -19,7 +19,10 @@ void BPF_STRUCT_OPS(pos_dispatch, s32 cpu, struct task_struct *prev)
 	struct task_struct *p;
 
 	bpf_for_each(scx_dsq, p, SHARED_DSQ, 0) {
-		if (scx_bpf_dispatch_from_dsq(BPF_FOR_EACH_ITER, p, SCX_DSQ_GLOBAL, 0))
+		bool moved = scx_bpf_dispatch_from_dsq(BPF_FOR_EACH_ITER, p, SCX_DSQ_GLOBAL, 0);
+
+		CALLED(dispatch);
+		if (moved)
 			break;
 	}
 	scx_bpf_consume(SHARED_DSQ);

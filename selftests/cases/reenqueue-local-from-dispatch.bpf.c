@@ -13,5 +13,6 @@ CASE_OPS(neg, .dispatch = (void *)neg_dispatch);
 void BPF_STRUCT_OPS(pos_cpu_release, s32 cpu, struct scx_cpu_release_args *args)
 {
 	scx_bpf_reenqueue_local();
+	CALLED(cpu_release);
 }
 CASE_OPS(pos, .cpu_release = (void *)pos_cpu_release);

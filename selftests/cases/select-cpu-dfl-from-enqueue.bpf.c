@@ -16,6 +16,7 @@ s32 BPF_STRUCT_OPS(pos_select_cpu, struct task_struct *p, s32 prev_cpu, u64 wake
 	bool idle = false;
 	s32 cpu = scx_bpf_select_cpu_dfl(p, prev_cpu, wake_flags, &idle);
 
+	CALLED(select_cpu);
 	if (idle)
 		scx_bpf_dispatch(p, SCX_DSQ_LOCAL, SCX_SLICE_DFL, 0);
 	return cpu;

@@ -4,7 +4,7 @@
 # dev/boot.sh <bzImage> <outdir> <variant> [command]
 #
 # For development only (the pipeline has its own initramfs and QEMU stages):
-# packs <outdir> (without build/) and busybox into a throw-away initramfs,
+# packs <outdir> and busybox into a throw-away initramfs,
 # boots <bzImage> under QEMU/TCG and runs "<outdir>/run-guest.sh <variant>"
 # (or [command]) as /init; the console goes to stdout.
 set -euo pipefail
@@ -18,7 +18,7 @@ cp /bin/busybox "$R/bin/"
 for a in $(/bin/busybox --list); do [ "$a" = busybox ] || ln -s busybox "$R/bin/$a"; done
 mknod -m 600 "$R/dev/console" c 5 1
 mknod -m 666 "$R/dev/null" c 1 3
-tar -C "$OUT" --exclude=./build -cf - . | tar -C "$R/t" -xf -
+cp -a "$OUT/." "$R/t/"
 cat > "$R/init" <<INIT
 #!/bin/sh
 mount -t devtmpfs none /dev
@@ -35,6 +35,6 @@ chmod +x "$R/init"
 (cd "$R" && find . | cpio -o -H newc --quiet | gzip -1) > "$R.cpio.gz"
 trap 'rm -rf "$R" "$R.cpio.gz"' EXIT
 
-timeout "${BOOT_TIMEOUT:-1800}" nice -n 10 qemu-system-x86_64 -accel tcg -smp 2 -m 2G \
+timeout "${BOOT_TIMEOUT:-1800}" nice -n 10 qemu-system-x86_64 -accel tcg -smp 2,sockets=2 -m 2G \
 	-nographic -no-reboot -kernel "$KERNEL" -initrd "$R.cpio.gz" \
 	-append "console=ttyS0 panic=-1 rdinit=/init quiet"

@@ -11,8 +11,9 @@
  *   scxk load <obj>                     neg_ops must load (it is not attached)
  *   scxk runtime <obj> <seconds>        neg_ops loads, attaches and is ejected
  *                                       by the run-time kf_mask check
- *   scxk pos <obj> <seconds>            pos_ops loads, attaches, stays enabled
- *                                       under load, detaches cleanly
+ *   scxk pos <obj> <seconds> <op>       pos_ops loads, attaches, stays enabled
+ *                                       under load and calls its kfunc from
+ *                                       <op> (calls.<op> > 0), detaches cleanly
  *   scxk prog <obj> <prog> load|run|refuse <kfunc>
  *                                       one non-sched_ext program
  *
@@ -36,6 +37,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
+#include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
 #define STATE_PATH	"/sys/kernel/sched_ext/state"
@@ -822,8 +824,31 @@ static int cmd_runtime(const char *path, double secs)
 	return ret;
 }
 
-static int cmd_pos(const char *path, double secs)
+/* calls.<op> of a case object (see case.bpf.h), or -1 */
+static long long case_calls(struct bpf_object *obj, const char *op)
 {
+	struct bpf_map *map = bpf_object__find_map_by_name(obj, ".data.calls");
+	struct btf *btf = bpf_object__btf(obj);
+	const struct btf_member *m;
+	const struct btf_type *t;
+	unsigned long long v[16] = {};
+	int id, zero = 0;
+
+	id = btf ? btf__find_by_name_kind(btf, "case_calls", BTF_KIND_STRUCT) : -1;
+	if (!map || id < 0 || bpf_map__value_size(map) > sizeof(v) ||
+	    bpf_map_lookup_elem(bpf_map__fd(map), &zero, v))
+		return -1;
+	t = btf__type_by_id(btf, id);
+	m = btf_members(t);
+	for (int i = 0; i < btf_vlen(t); i++, m++)
+		if (!strcmp(btf__name_by_offset(btf, m->name_off), op))
+			return v[m->offset / 64];
+	return -1;
+}
+
+static int cmd_pos(const char *path, double secs, const char *op)
+{
+	long long calls;
 	char name[128], ops[128], want[200], line[512], *klog;
 	struct bpf_object *obj;
 	struct bpf_link *link;
@@ -862,7 +887,13 @@ static int cmd_pos(const char *path, double secs)
 		printf("# state left \"enabled\" under load: \"%s\"\n", scx_state());
 		ret = 1;
 	}
-	printf("# %s enabled, %.1f s under load\n", name, now() - t0);
+	calls = case_calls(obj, op);
+	printf("# %s enabled, %.1f s under load, ops.%s made the call %lld times\n", name,
+	       now() - t0, op, calls);
+	if (calls <= 0) {
+		printf("# the load never made ops.%s call the kfunc\n", op);
+		ret = 1;
+	}
 	bpf_link__destroy(link);
 	if (!wait_state("disabled", 5)) {
 		printf("# state is \"%s\" after detaching\n", scx_state());
@@ -931,7 +962,7 @@ static int usage(void)
 {
 	fprintf(stderr, "usage: scxk matrix <dir> <patched|baseline> [--per-cell]\n"
 			"       scxk neg <obj> <op> <kfunc> | sleep <obj> <kfunc> | load <obj>\n"
-			"       scxk runtime <obj> <secs> | pos <obj> <secs>\n"
+			"       scxk runtime <obj> <secs> | pos <obj> <secs> <op>\n"
 			"       scxk prog <obj> <prog> load|run|refuse <kfunc>\n");
 	return 2;
 }
@@ -952,8 +983,8 @@ int main(int argc, char **argv)
 		return cmd_load(argv[2]);
 	if (!strcmp(cmd, "runtime") && argc == 4)
 		return cmd_runtime(argv[2], atof(argv[3]));
-	if (!strcmp(cmd, "pos") && argc == 4)
-		return cmd_pos(argv[2], atof(argv[3]));
+	if (!strcmp(cmd, "pos") && argc == 5)
+		return cmd_pos(argv[2], atof(argv[3]), argv[4]);
 	if (!strcmp(cmd, "prog") && argc == 6)
 		return cmd_prog(argv[2], argv[3], argv[4], argv[5]);
 	return usage();
