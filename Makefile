@@ -1,0 +1,86 @@
+# scx-kfilter: build a kernel variant, its guest payload and initramfs, boot
+# it in QEMU and report KTAP results. Each stage is one script; this file
+# only wires them together and holds the variant data.
+#
+#   make all | check       deps + patched kernel + payload + boot + report
+#   make check BASELINE=1  the same on the unpatched kernel
+#   make kernel [BASELINE=1] [DEBUG=1]
+#   make shell             interactive guest shell
+#   make clean-cache       drop every cached tree, build and ccache
+# See README.md.
+
+SHELL := /bin/bash
+
+CACHE_DIR ?= $(HOME)/.cache/scx-kfilter
+KERNEL_TARBALL ?= /usr/src/linux-source-6.12.tar.xz
+export CACHE_DIR KERNEL_TARBALL
+
+# --- Variant data: which patches, which fragments. One rule builds them all.
+yes = $(filter 1 y yes true,$(1))
+SERIES ?= series/series
+series_patched := $(SERIES)
+series_baseline := none
+KIND := $(if $(call yes,$(BASELINE)),baseline,patched)
+FRAGMENTS := kconfig-fragments/base.config \
+	$(if $(call yes,$(DEBUG)),$(wildcard kconfig-fragments/debug.config))
+VARIANT := $(KIND)$(if $(call yes,$(DEBUG)),-debug)
+
+# --- Where things land (all in the cache, outside the checkout).
+TREE := $(CACHE_DIR)/build/$(VARIANT)
+BZIMAGE := $(TREE)/arch/x86/boot/bzImage
+PAYLOAD := $(TREE)/.scx-payload
+INITRD := $(TREE)/.scx-initramfs.cpio
+LOG_DIR ?= $(CACHE_DIR)/logs
+CHECK_LOG := $(LOG_DIR)/$(VARIANT)-check.log
+
+# --- Guest run knobs.
+QEMU_TIMEOUT ?= 1200
+# Extra run-qemu.sh options (e.g. --accel tcg --smp 4) and kernel cmdline
+# (e.g. scx.suites=selftest).
+QEMU_ARGS ?=
+GUEST_APPEND ?=
+
+.PHONY: all check deps kernel payload initramfs shell clean-cache help
+
+all: check
+
+help:
+	@sed -n '1,12p' Makefile
+
+deps:
+	@scripts/install-deps.sh
+
+kernel: deps
+	@scripts/build-kernel.sh $(VARIANT) $(series_$(KIND)) $(FRAGMENTS) >/dev/null
+
+payload: kernel
+	@scripts/build-payload.sh $(TREE) $(KIND) $(PAYLOAD)
+
+initramfs: payload
+	@initramfs/build-initramfs.sh $(TREE) $(INITRD) $(PAYLOAD)
+
+# The report runs even when the guest failed (it says how); a failed build
+# still ends in a KTAP document and the "N passed, N failed" line.
+check:
+	@mkdir -p $(LOG_DIR); rm -f $(CHECK_LOG)
+	@if $(MAKE) --no-print-directory initramfs; then \
+		rc=0; \
+		./run-qemu.sh --kernel $(BZIMAGE) --initrd $(INITRD) \
+			--log $(CHECK_LOG) --timeout $(QEMU_TIMEOUT) \
+			--append "scx.payload=check $(GUEST_APPEND)" $(QEMU_ARGS) || rc=$$?; \
+		echo; \
+		scripts/ktap-report.sh --qemu-rc $$rc $(CHECK_LOG); \
+	else \
+		scripts/ktap-report.sh --stage-failed "building the $(VARIANT) kernel, payload or initramfs"; \
+	fi
+
+shell: initramfs
+	@mkdir -p $(LOG_DIR)
+	./run-qemu.sh --interactive --kernel $(BZIMAGE) --initrd $(INITRD) \
+		--log $(LOG_DIR)/$(VARIANT)-shell.log \
+		--append "scx.payload=shell $(GUEST_APPEND)" $(QEMU_ARGS)
+
+clean-cache:
+	@case "$(CACHE_DIR)" in ""|/|"$(HOME)"|"$(HOME)/") \
+		echo "refusing to remove CACHE_DIR='$(CACHE_DIR)'" >&2; exit 1;; esac
+	rm -rf "$(CACHE_DIR)"

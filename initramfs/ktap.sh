@@ -1,0 +1,54 @@
+# Result-line helpers for guest suites (busybox ash; sourced).
+#
+# A suite prints one KTAP-style line per test, numbered from 1 within the
+# suite: "ok N name", "not ok N name", "ok N name # SKIP reason". The host
+# (scripts/ktap-report.sh) collects and renumbers them. Diagnostics are
+# lines starting with "# ". ktap_done's status is the suite's status.
+
+_ktap_n=0
+_ktap_failed=0
+
+ktap_ok() { _ktap_n=$((_ktap_n + 1)); echo "ok $_ktap_n $1"; }
+
+# ktap_not_ok NAME [REASON]
+ktap_not_ok() {
+	_ktap_n=$((_ktap_n + 1))
+	_ktap_failed=$((_ktap_failed + 1))
+	if [ -n "${2:-}" ]; then
+		echo "# $1: $2"
+	fi
+	echo "not ok $_ktap_n $1"
+}
+
+# ktap_skip NAME REASON
+ktap_skip() { _ktap_n=$((_ktap_n + 1)); echo "ok $_ktap_n $1 # SKIP $2"; }
+
+# ktap_check NAME REASON_IF_FAILED COMMAND...: ok if COMMAND succeeds.
+ktap_check() {
+	_name=$1 _why=$2
+	shift 2
+	if "$@"; then ktap_ok "$_name"; else ktap_not_ok "$_name" "$_why"; fi
+}
+
+ktap_diag() { echo "# $*"; }
+
+ktap_done() { [ "$_ktap_failed" -eq 0 ]; }
+
+# wait_for SECS COMMAND...: poll COMMAND every 0.2 s until it succeeds.
+wait_for() {
+	_deadline=$(($1 * 5))
+	shift
+	while ! "$@"; do
+		_deadline=$((_deadline - 1))
+		[ "$_deadline" -gt 0 ] || return 1
+		sleep 0.2
+	done
+}
+
+scx_state() { cat /sys/kernel/sched_ext/state 2>/dev/null; }
+scx_state_is() { [ "$(scx_state)" = "$1" ]; }
+
+# proc_gone PID: the process has exited (gone, or a zombie not yet reaped).
+proc_gone() {
+	[ ! -d "/proc/$1" ] || grep -q '^State:[[:space:]]*Z' "/proc/$1/status" 2>/dev/null
+}

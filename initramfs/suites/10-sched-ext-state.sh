@@ -1,0 +1,10 @@
+#!/bin/sh
+# The kernel has sched_ext, and no BPF scheduler is attached at boot.
+. /scx/ktap.sh
+
+ktap_check sched-ext-state:exists "/sys/kernel/sched_ext/state missing (CONFIG_SCHED_CLASS_EXT off?)" \
+	test -r /sys/kernel/sched_ext/state
+state=$(scx_state)
+ktap_check sched-ext-state:disabled-at-boot "state is '$state', want 'disabled'" \
+	test "$state" = disabled
+ktap_done

@@ -1,0 +1,54 @@
+#!/bin/sh
+# The kernel's own sched_ext selftests (tools/testing/selftests/sched_ext).
+#
+# The runner always exits 0, and a test that hits SCX_BUG aborts the whole
+# run, so its output is the truth: each "ok N name #" / "not ok N name #"
+# line becomes "scx-selftest:<name>", and a missing RESULTS block (aborted
+# or crashed runner) is a failure of its own.
+. /scx/ktap.sh
+
+if ! command -v runner >/dev/null; then
+	ktap_not_ok scx-selftest:runner-present "runner not in the initramfs"
+	ktap_done
+	exit
+fi
+
+raw=/tmp/scx-selftests.out
+# Line-buffered: tests fork, and a block-buffered stdout would be flushed
+# again by every child (duplicated result lines).
+linebuf=""
+command -v stdbuf >/dev/null && linebuf="stdbuf -oL -eL"
+$linebuf runner >"$raw" 2>&1
+runner_rc=$?
+# Raw output to the console via stderr (not collected as results).
+sed 's/^/  runner| /' "$raw" >&2
+
+# "ok 3 name # " or "ok 3 name # SKIP " or "not ok 3 name # "
+seen=""
+while read -r line; do
+	case "$line" in
+	"ok "* | "not ok "*) ;;
+	*) continue ;;
+	esac
+	verdict=${line%% [0-9]*}
+	rest=${line#"$verdict" }
+	num=${rest%% *}
+	rest=${rest#* } # drop the runner's number
+	# Count each runner test once, whatever its output looks like.
+	case " $seen " in *" $num "*) continue ;; esac
+	seen="$seen $num"
+	name=${rest%% #*}
+	directive=${rest#"$name"}
+	case "$directive" in
+	*"# SKIP"*) ktap_skip "scx-selftest:$name" "skipped by the test" ;;
+	*) if [ "$verdict" = ok ]; then ktap_ok "scx-selftest:$name"; else ktap_not_ok "scx-selftest:$name"; fi ;;
+	esac
+done <"$raw"
+
+if grep -q '^RESULTS:' "$raw"; then
+	ktap_diag "runner: $(grep -E '^(PASSED|SKIPPED|FAILED):' "$raw" | tr -s ' \n' ' ')(exit $runner_rc)"
+	ktap_ok scx-selftest:runner-completed
+else
+	ktap_not_ok scx-selftest:runner-completed "no RESULTS line: the runner aborted (SCX_BUG?) or crashed, exit $runner_rc; see the runner| lines above"
+fi
+ktap_done

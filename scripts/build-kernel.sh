@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# One rule for every kernel variant: pristine tree -> worktree keyed by the
+# build inputs -> series applied -> config merged -> bzImage.
+#
+# A variant is only data: a name, a series file (or "none") and fragments.
+# The build dir is $CACHE_DIR/build/<variant>-<key>; a stamp file marks it
+# complete, so unchanged inputs cost nothing and a failed or interrupted
+# build never looks complete. The tree stays usable for building
+# tools/testing/selftests/sched_ext and tools/sched_ext (in-tree vmlinux).
+#
+# Prints the build tree's path on stdout (last line).
+# Usage: build-kernel.sh VARIANT SERIES_FILE|none FRAGMENT...
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/lib.sh"
+. "$here/kbuild.sh"
+
+[ $# -ge 3 ] || die "usage: $0 VARIANT SERIES_FILE|none FRAGMENT..."
+variant=$1 series=$2
+shift 2
+frags=("$@")
+
+mkdir -p "$CACHE_DIR/build"
+# One kernel build at a time per cache (the machine has 2 shared cores, and
+# concurrent runs would fight over the same build dirs).
+exec 9>"$CACHE_DIR/build/.lock"
+if ! flock -n 9; then
+	log "another kernel build holds $CACHE_DIR/build/.lock; waiting"
+	flock 9
+fi
+
+pristine=$("$here/prepare-tree.sh")
+manifest=$("$here/kernel-key.sh" "$(basename "$pristine")" "$series" "${frags[@]}")
+key=$(sha256sum <<<"$manifest" | cut -c1-12)
+dir="$CACHE_DIR/build/$variant-$key"
+stamp="$dir/.scx-built"
+
+if [ -f "$stamp" ] && [ -f "$dir/arch/x86/boot/bzImage" ]; then
+	log "kernel $variant: up to date ($dir)"
+else
+	log "kernel $variant: building in $dir (key $key)"
+	rm -rf "$dir"
+	git -C "$pristine" worktree prune
+	git -C "$pristine" worktree add -q --detach "$dir" HEAD >/dev/null
+	printf '%s\n' "$manifest" >"$dir/.scx-inputs"
+
+	# A patch that does not apply removes the worktree: nothing half built
+	# is left behind.
+	"$here/apply-series.sh" "$dir" "$series" || {
+		rm -rf "$dir"
+		git -C "$pristine" worktree prune
+		exit 1
+	}
+	"$here/merge-config.sh" "$dir" "${frags[@]}"
+
+	start=$(date +%s)
+	log "kernel $variant: make bzImage (log: $dir/.scx-build.log)"
+	run_logged "$dir/.scx-build.log" kmake "$dir" bzImage ||
+		die "kernel build failed for $variant; full log: $dir/.scx-build.log"
+	secs=$(($(date +%s) - start))
+	printf '%s\nbuild_seconds %s\n' "$manifest" "$secs" >"$stamp"
+	log "kernel $variant: built in ${secs}s ($(ccache -s 2>/dev/null | grep -iE '^ *hits' | head -1 | tr -s ' ' || true))"
+
+	# Keep the cache bounded: drop older builds of this variant, keeping
+	# the previous one (cheap to go back to after an experiment).
+	# Best effort: a failure here must not fail a finished build.
+	# shellcheck disable=SC2012
+	{ ls -1dt "$CACHE_DIR/build/$variant"-???????????? 2>/dev/null |
+		grep -E "/$variant-[0-9a-f]{12}\$" | grep -vxF "$dir" | tail -n +2 |
+		while read -r old; do
+			log "removing old build $old"
+			rm -rf "$old"
+		done; } || true
+	git -C "$pristine" worktree prune || true
+fi
+
+# A stable name for humans and for tools run by hand.
+ln -sfn "$(basename "$dir")" "$CACHE_DIR/build/$variant"
+log "bzImage ($variant): $dir/arch/x86/boot/bzImage"
+echo "$dir"

@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# Stage 5: the guest's userspace payload, built against a variant's tree.
+#
+# - tools/testing/selftests/sched_ext: `runner` (BPF objects are embedded
+#   as skeletons)
+# - tools/sched_ext: scx_simple scx_qmap scx_central scx_flatcg
+# - tools/bpf/bpftool: for poking around in `make shell`
+# - hook: selftests/build.sh TREE OUTDIR VARIANT, if present and executable,
+#   whose OUTDIR is packed at /selftests
+#
+# Everything is staged under OUT as a root-filesystem overlay (OUT/usr/bin,
+# OUT/selftests); shared libraries are resolved later by the initramfs
+# builder. The tools' own Makefiles decide what to rebuild.
+#
+# VARIANT is the kind of kernel, patched|baseline (what the project tests
+# expect); it is also baked in as /scx/variant.
+#
+# Usage: build-payload.sh TREE VARIANT OUT
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(dirname "$here")
+. "$here/lib.sh"
+
+[ $# -eq 3 ] || die "usage: $0 TREE VARIANT OUT"
+tree=$(readlink -f "$1") variant=$2 out=$3
+[ -f "$tree/vmlinux" ] || die "$tree/vmlinux missing: build the kernel first (make kernel)"
+
+# The tools build in the tree; one payload build per tree at a time.
+exec 8>"$tree/.scx-payload.lock"
+flock 8
+
+# The same LLVM as the kernel for everything. LLVM= (not just CC=clang-19)
+# is what makes these Makefiles add the clang-specific flags (e.g.
+# -Wno-unused-command-line-argument, without which -rdynamic breaks -Werror);
+# CLANG/LLVM_STRIP are spelled out for the BPF side.
+llvm_vars=(LLVM="$LLVM_SUFFIX" CLANG="clang$LLVM_SUFFIX" LLVM_STRIP="llvm-strip$LLVM_SUFFIX")
+tmake() { nice -n 10 make -j"$(nproc)" "${llvm_vars[@]}" "$@"; }
+
+log "payload $variant: sched_ext selftests runner"
+run_logged "$tree/.scx-selftests-build.log" \
+	tmake -C "$tree/tools/testing/selftests/sched_ext" ||
+	die "building tools/testing/selftests/sched_ext failed; log: $tree/.scx-selftests-build.log"
+
+log "payload $variant: example schedulers (tools/sched_ext)"
+run_logged "$tree/.scx-tools-build.log" tmake -C "$tree/tools/sched_ext" ||
+	die "building tools/sched_ext failed; log: $tree/.scx-tools-build.log"
+
+# bpftool without the optional LLVM/libbfd disassemblers: they would drag
+# 100+ MB of libraries into the initramfs.
+log "payload $variant: bpftool"
+run_logged "$tree/.scx-bpftool-build.log" \
+	tmake -C "$tree/tools/bpf/bpftool" feature-llvm=0 feature-libbfd=0 \
+	feature-libbfd-liberty=0 feature-libbfd-liberty-z=0 ||
+	die "building tools/bpf/bpftool failed; log: $tree/.scx-bpftool-build.log"
+
+rm -rf "$out"
+mkdir -p "$out/usr/bin" "$out/scx"
+echo "$variant" >"$out/scx/variant"
+install -m 0755 "$tree/tools/testing/selftests/sched_ext/runner" "$out/usr/bin/runner"
+for s in scx_simple scx_qmap scx_central scx_flatcg; do
+	install -m 0755 "$tree/tools/sched_ext/build/bin/$s" "$out/usr/bin/$s"
+done
+install -m 0755 "$tree/tools/bpf/bpftool/bpftool" "$out/usr/bin/bpftool"
+# Debug info is not needed in the guest and triples the initramfs.
+"llvm-strip$LLVM_SUFFIX" --strip-debug "$out"/usr/bin/*
+
+hook="$repo/selftests/build.sh"
+if [ -x "$hook" ]; then
+	log "payload $variant: project selftests ($hook)"
+	mkdir -p "$out/selftests"
+	"$hook" "$tree" "$out/selftests" "$variant" ||
+		die "selftests/build.sh failed for $variant (tree $tree)"
+elif [ -e "$hook" ]; then
+	warn "$hook exists but is not executable; not building the project selftests"
+fi
+log "payload $variant: staged in $out"

@@ -1,0 +1,112 @@
+#!/usr/bin/env bash
+# Stage 8: console log -> one KTAP document and a pass/fail count.
+#
+# Guest suites print "ok N name" / "not ok N name" [# SKIP reason] lines,
+# numbered per suite; the guest repeats them between SCX-RESULTS-BEGIN/END
+# at the end (safe from interleaved kernel messages). Those are collected
+# (falling back to the live lines if the guest never got that far),
+# renumbered, and followed by host-side verdicts: results were reported,
+# the guest reached its exit marker with status 0, and the console is free
+# of kernel splats (scripts/splat-patterns.txt; known ones listed in
+# scripts/known-splats.txt are reported as a SKIP instead).
+#
+# The last line is "N passed, N failed" (", N skipped" if any). A SKIP is
+# counted as skipped, never as passed. Exit 0 only if nothing failed.
+#
+# Usage: ktap-report.sh [--qemu-rc N] CONSOLE_LOG
+#        ktap-report.sh --stage-failed "WHAT"     (no guest run happened)
+set -euo pipefail
+here=$(dirname "$0")
+
+qemu_rc="" stage_failed="" log=""
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--qemu-rc) qemu_rc=$2 && shift ;;
+	--stage-failed) stage_failed=$2 && shift ;;
+	-h | --help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//' && exit 0 ;;
+	*) log=$1 ;;
+	esac
+	shift
+done
+
+results=() # "ok|not ok<TAB>name and directive"
+add() { results+=("$1"$'\t'"$2"); }
+
+if [ -n "$stage_failed" ]; then
+	add "not ok" "build # $stage_failed failed before the guest ran; see the errors above"
+elif [ -z "$log" ] || [ ! -f "$log" ]; then
+	add "not ok" "console-log # no console log at '${log}'"
+else
+	clean=$(tr -d '\r' <"$log")
+	if grep -q '^SCX-RESULTS-BEGIN' <<<"$clean"; then
+		guest=$(awk '/^SCX-RESULTS-BEGIN/ { n++; buf = ""; on = 1; next }
+			/^SCX-RESULTS-END/ { on = 0; last = buf; next }
+			on { buf = buf $0 "\n" }
+			END { printf "%s", last }' <<<"$clean")
+	else
+		guest=$(grep -E '^(not )?ok [0-9]+ ' <<<"$clean" || true)
+	fi
+	nguest=0
+	while IFS= read -r l; do
+		[[ $l =~ ^(not\ ok|ok)\ [0-9]+\ (.*)$ ]] || continue
+		add "${BASH_REMATCH[1]}" "${BASH_REMATCH[2]}"
+		nguest=$((nguest + 1))
+	done <<<"$guest"
+
+	if [ "$nguest" -gt 0 ]; then
+		add "ok" "host:guest-reported-results"
+	else
+		add "not ok" "host:guest-reported-results # no result lines in $log"
+	fi
+
+	marker=$(sed -n 's/.*SCX-GUEST-EXIT: \([0-9][0-9]*\).*/\1/p' <<<"$clean" | tail -1)
+	if [ -n "$marker" ]; then
+		add "ok" "host:guest-exit-marker"
+		if [ "$marker" = 0 ]; then
+			add "ok" "host:guest-exit-status"
+		else
+			add "not ok" "host:guest-exit-status # guest payload exited $marker"
+		fi
+	else
+		case "$qemu_rc" in
+		78) why="timeout: the guest hung or is too slow" ;;
+		65) why="QEMU failed to start" ;;
+		"") why="the guest hung, crashed or rebooted early" ;;
+		*) why="run-qemu.sh exited $qemu_rc" ;;
+		esac
+		add "not ok" "host:guest-exit-marker # no SCX-GUEST-EXIT line: $why (see $log)"
+	fi
+
+	# Known splats (scripts/known-splats.txt) stay visible as a skip.
+	known=$("$here/detect-splat.sh" --known "$log")
+	if [ -n "$known" ]; then
+		whys=$(cut -f2 <<<"$known" | sort | uniq -c | sed 's/^ *\([0-9]*\) /\1x /' | paste -sd';' -)
+		add "ok" "host:known-splats # SKIP $(wc -l <<<"$known") known splat(s) ignored: $whys"
+	fi
+	if splat=$("$here/detect-splat.sh" "$log"); then
+		IFS=$'\t' read -r line _code kind _advice text <<<"$splat"
+		add "not ok" "host:console-free-of-splats # $kind at $log:$line: ${text#*] }"
+	else
+		add "ok" "host:console-free-of-splats"
+	fi
+fi
+
+passed=0 failed=0 skipped=0 n=0
+echo "KTAP version 1"
+echo "1..${#results[@]}"
+for r in "${results[@]}"; do
+	n=$((n + 1))
+	verdict=${r%%$'\t'*} rest=${r#*$'\t'}
+	echo "$verdict $n $rest"
+	if [[ $rest =~ \#\ *[Ss][Kk][Ii][Pp]([[:space:]]|$) ]]; then
+		skipped=$((skipped + 1))
+	elif [ "$verdict" = ok ]; then
+		passed=$((passed + 1))
+	else
+		failed=$((failed + 1))
+	fi
+done
+summary="$passed passed, $failed failed"
+[ "$skipped" -eq 0 ] || summary="$summary, $skipped skipped"
+echo "$summary"
+[ "$failed" -eq 0 ]
