@@ -96,11 +96,13 @@ wait_gone() {
 	return 0
 }
 
-# wait_state WANT SECS: 0 once state reads WANT, 1 on timeout
+# wait_state WANT SECS [PID]: 0 once state reads WANT, 1 on timeout or
+# once PID (if given) is gone
 wait_state() {
 	local end=$(( $(now_cs) + $2 * 100 ))
 	while [ "$(scx_state)" != "$1" ]; do
 		[ "$(now_cs)" -ge "$end" ] && return 1
+		[ -n "${3:-}" ] && ! alive "$3" && return 1
 		sleep 0.1
 	done
 	return 0
@@ -124,6 +126,8 @@ begin_run() {
 	NERR=0
 	RUNLOG=$LOGDIR/$N-$NAME
 	: > "$RUNLOG.diag"
+	: > "$RUNLOG.sched"
+	: > "$RUNLOG.loadgen"
 	SPID=
 	LGPID=
 	ENABLED=no
@@ -147,7 +151,6 @@ settle() {
 
 # end_run [SKIP-REASON]: print the result line and the diagnostics
 end_run() {
-	local line
 	stop_sched_quiet
 	stop_loadgen_quiet
 	diag "wall_s=$(since "$T_RUN")"
@@ -169,7 +172,7 @@ end_run() {
 # parse_expect KIND EXPECT
 parse_expect() {
 	local item old=$IFS
-	E_EXIT= E_MSG= E_DUMP= E_NODUMP= E_HOTPLUG= E_PIN=
+	E_EXIT='' E_MSG='' E_DUMP='' E_NODUMP='' E_HOTPLUG='' E_PIN=''
 	# where loadgen's tasks are when it stops: under the scheduler for
 	# run and hotplug, back on the fair class after an ejection or the
 	# last unload
@@ -200,8 +203,9 @@ parse_expect() {
 
 # ---- kernel log -------------------------------------------------------------
 
-# check_klog [EXTRA-OK-REGEX...]: no splat and no unexpected sched_ext line
-# in the kernel log since this run's mark
+# check_klog [EXTRA-OK-REGEXES...]: no splat and no unexpected sched_ext
+# line in the kernel log since this run's mark (each argument may hold
+# several regexps, one per line)
 check_klog() {
 	local kl=$RUNLOG.klog ok=$RUNLOG.klog-ok hits re
 	dmesg > "$RUNLOG.dmesg" 2>/dev/null
@@ -310,7 +314,7 @@ pin_helper() {
 		return
 	fi
 	p=${p#/proc/}
-	diag "pin: $c[$p] on cpu $(awk '{ print $39 }' /proc/$p/stat), affinity $(taskset -p "$p" 2>&1 | sed 's/.*: //') -> cpu $1"
+	diag "pin: ${c}[$p] on cpu $(awk '{ print $39 }' /proc/$p/stat), affinity $(taskset -p "$p" 2>&1 | sed 's/.*: //') -> cpu $1"
 	taskset -p -c "$1" "$p" > /dev/null 2>&1 ||
 		err "taskset -p -c $1 $p (scx_ops_enable_helper) failed"
 }
@@ -345,6 +349,7 @@ sched_wait_enabled() {
 		fi
 		if [ "$(now_cs)" -ge "$end" ]; then
 			err "not enabled within ${ENABLE_TIMEOUT}s (state $(scx_state), ops $(scx_ops))"
+			proc_snapshot
 			sched_log_tail
 			return 1
 		fi
@@ -353,6 +358,26 @@ sched_wait_enabled() {
 	ENABLED=yes
 	ENABLE_S=$(since "$T_SCHED")
 	return 0
+}
+
+# proc_snapshot: where the scheduler process (all its threads) and the
+# kernel's enable helper are, for a scheduler that neither works nor exits
+proc_snapshot() {
+	local t p c
+	if [ -n "$SPID" ] && [ -d "/proc/$SPID" ]; then
+		for t in /proc/"$SPID"/task/*; do
+			diag "proc: scheduler thread ${t##*/} $(sed 's/.*) //' "$t/stat" | cut -d' ' -f1) wchan=$(cat "$t/wchan" 2>/dev/null)"
+			sed 's/^/#     /' "$t/stack" >> "$RUNLOG.diag" 2>/dev/null
+		done
+	fi
+	for p in /proc/[0-9]*; do
+		c=$(cat "$p/comm" 2>/dev/null) || continue
+		case "$c" in
+		scx_*)
+			diag "proc: ${c}[${p#/proc/}] $(sed 's/.*) //' "$p/stat" | cut -d' ' -f1) wchan=$(cat "$p/wchan" 2>/dev/null)"
+			sed 's/^/#     /' "$p/stack" >> "$RUNLOG.diag" 2>/dev/null ;;
+		esac
+	done
 }
 
 # the end of the scheduler's output; for a debug dump, its header and the
@@ -388,6 +413,7 @@ sched_stop() {
 	kill -INT "$SPID" 2>/dev/null
 	if ! wait_gone "$SPID" $STOP_TIMEOUT; then
 		err "scheduler still running ${STOP_TIMEOUT}s after SIGINT: killed"
+		proc_snapshot
 		kill -KILL "$SPID" 2>/dev/null
 		wait_gone "$SPID" 5
 	fi
@@ -424,7 +450,6 @@ still_enabled() {
 	alive "$SPID" || err "scheduler process gone during the load"
 	[ "$(enable_seq)" = $((SEQ0 + 1)) ] ||
 		err "enable_seq went from $SEQ0 to $(enable_seq): the scheduler was re-enabled"
-	ENABLED_END=$st
 }
 
 ops_of() {
@@ -559,6 +584,24 @@ cpu1() {
 	[ "$(rd $CPU1)" = $v ] || err "$CPU1 reads $(rd $CPU1) after writing $v"
 }
 
+# restart_wait WHAT: a scheduler ejected by hotplug must come back
+restart_wait() {
+	local t0
+	t0=$(now_cs)
+	if ! alive "$SPID"; then
+		events="$events(gone)"
+	elif wait_state enabled $ENABLE_TIMEOUT "$SPID"; then
+		events="$events(back:$(since "$t0")s)"
+	elif ! alive "$SPID"; then
+		events="$events(gone)"
+		err "the scheduler exited instead of restarting after cpu1 went $1"
+	else
+		events="$events(not-back)"
+		err "not enabled again ${ENABLE_TIMEOUT}s after cpu1 went $1 (state $(scx_state))"
+		proc_snapshot
+	fi
+}
+
 do_hotplug() {
 	local lgx=$1 ops c hp0 seq1 st events="" exits
 	shift
@@ -590,12 +633,12 @@ do_hotplug() {
 			sleep 1
 			st=$(scx_state)
 			events="$events off:$st"
-			[ "$E_HOTPLUG" = restart ] && wait_state enabled $ENABLE_TIMEOUT
+			[ "$E_HOTPLUG" = restart ] && restart_wait offline
 			cpu1 on
 			sleep 1
 			st=$(scx_state)
 			events="$events on:$st"
-			[ "$E_HOTPLUG" = restart ] && wait_state enabled $ENABLE_TIMEOUT
+			[ "$E_HOTPLUG" = restart ] && restart_wait online
 		done
 		sleep 1
 		lg_wait stop
@@ -619,14 +662,17 @@ do_hotplug() {
 		fi
 		if [ "$1" != - ]; then
 			st=$(scx_state)
-			[ "$st" = enabled ] && [ "$(scx_ops)" = "$ops" ] ||
+			if [ "$st" != enabled ] || [ "$(scx_ops)" != "$ops" ]; then
 				err "state '$st' ops '$(scx_ops)' after hotplug, expected enabled $ops"
+				proc_snapshot
+				sched_log_tail
+			fi
 			alive "$SPID" || err "scheduler process gone after hotplug"
 			sched_stop
 		fi
 	fi
 	if [ "$E_HOTPLUG" = restart ]; then
-		check_klog 'sched_ext: BPF scheduler ".*" disabled \(unregistered from the main kernel\)'
+		check_klog "$(sed -n 's/^sched-ext-hotplug	//p' log-patterns)"
 	else
 		check_klog
 	fi
@@ -668,13 +714,13 @@ if [ "$(nproc)" -lt 2 ]; then
 	echo "# sched-load: WARNING: only $(nproc) CPU online; the runs expect 2 (QEMU -smp 2,sockets=2 for a kernel without ACPI)"
 fi
 
-while IFS='|' read -r kind name modes expect lgx cmd <&3; do
+while IFS="|" read -r kind name _modes expect lgx cmd <&3; do
 	kind=$(trim "$kind") name=$(trim "$name") expect=$(trim "$expect")
 	lgx=$(trim "$lgx") cmd=$(trim "$cmd")
 	[ "$lgx" = - ] && lgx=
 	begin_run "$name"
 	parse_expect "$kind" "$expect"
-	EXIT_LINE= STOP_S= EJECT_S= LG_TOTAL= LG_MIN= end_skip=
+	EXIT_LINE='' STOP_S='' EJECT_S='' LG_TOTAL='' LG_MIN='' end_skip=''
 	if [ ! -e $SCX/state ]; then
 		err "no $SCX: the kernel lacks sched_ext"
 		end_run
