@@ -19,7 +19,8 @@
 # quick: loadgen runs 5 s per run, 20 reloads, one hotplug cycle.
 # full:  20 s per run, 50 reloads, three hotplug cycles, more options.
 # SECS, RELOADS, HOTPLUG_CYCLES and LOGDIR in the environment override;
-# ONLY=<awk regexp> runs only the matching names.
+# ONLY=<awk regexp> runs only the matching names, EXCLUDE=<awk regexp>
+# leaves the matching ones out.
 #
 # Every wait is bounded: a scheduler that does not enable, does not stop or
 # hangs is killed and reported, and the whole script finishes.
@@ -692,9 +693,10 @@ build_plan() {
 		grep -q "[[:space:]]$s\([[:space:]]\|\$\)" "$LOGDIR/plan" ||
 			echo "run | $s | quick full | - | - | $s" >> "$LOGDIR/plan"
 	done
-	awk -F'|' -v m="$MODE" -v only="${ONLY:-}" '
+	awk -F'|' -v m="$MODE" -v only="${ONLY:-}" -v excl="${EXCLUDE:-}" '
 		{ n = $2; gsub(/[[:space:]]/, "", n) }
-		(" " $3 " ") ~ (" " m " ") && (only == "" || n ~ only)' \
+		(" " $3 " ") ~ (" " m " ") && (only == "" || n ~ only) &&
+		(excl == "" || n !~ excl)' \
 		"$LOGDIR/plan" > "$LOGDIR/plan.$MODE"
 }
 
