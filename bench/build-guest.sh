@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# The benchmark's guest overlay for one kernel tree: the static workloads,
+# the load-time probe (linked against the tree's own libbpf and embedding
+# the tree's scx_simple/scx_qmap BPF objects) and the "bench" payload.
+# Needs the tree's payload built first (make payload), for libbpf and the
+# skeletons.
+#
+# Usage: bench/build-guest.sh TREE OUT_DIR
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../scripts/lib.sh"
+
+[ $# -eq 2 ] || die "usage: $0 TREE OUT_DIR"
+tree=$(readlink -f "$1") out=$2
+scx="$tree/tools/sched_ext"
+libbpf="$scx/build/obj/libbpf/libbpf.a"
+for f in "$libbpf" "$scx/build/include/scx_simple.bpf.skel.h" "$scx/build/include/scx_qmap.bpf.skel.h"; do
+	[ -f "$f" ] || die "$f missing: build the payload first (make payload)"
+done
+
+cc=(nice -n 10 gcc -O2 -Wall -Wextra -static)
+rm -rf "$out"
+mkdir -p "$out/usr/bin" "$out/scx/payloads"
+"${cc[@]}" -o "$out/usr/bin/pipe-pingpong" "$here/src/pipe-pingpong.c"
+"${cc[@]}" -o "$out/usr/bin/messaging" "$here/src/messaging.c"
+# -Wextra off here: the kernel's scx headers trip -Wunused-parameter.
+nice -n 10 gcc -O2 -Wall -static \
+	-I"$scx/build/include" -I"$scx/include" -I"$tree/tools/include" \
+	-I"$tree/tools/include/uapi" -I"$tree/tools/lib" \
+	-o "$out/usr/bin/scx-load-time" "$here/src/scx-load-time.c" \
+	"$libbpf" -lelf -lz -lzstd -lpthread
+strip "$out"/usr/bin/*
+install -m 0755 "$here/guest/bench.sh" "$out/scx/payloads/bench.sh"
+log "bench guest overlay: $out"

@@ -1,0 +1,194 @@
+#!/bin/sh
+# The "bench" guest payload (installed as /scx/payloads/bench.sh, run by
+# /init with scx.payload=bench). Runs every workload under every scheduler
+# and the scheduler load-time measurement, one process per repetition.
+#
+# Knobs on the kernel command line (the host's bench/run.sh sets them):
+#   bench.reps=N            timed repetitions per pipe and load-time cell
+#                           (default 5), after one untimed warm-up run
+#   bench.msg_reps=N        the same for messaging cells (default 11)
+#   bench.scheds=A,B        fair,simple,qmap (fair = no BPF scheduler)
+#   bench.workloads=A,B     pipe,messaging
+#   bench.pipe=N            pipe-pingpong round trips (default 50000)
+#   bench.msg=G,S,R,L       messaging groups,senders,receivers,loops
+#   bench.load=0            skip the load-time measurement
+#
+# Output (console): progress lines "BENCH-PROGRESS ..." while running, then
+# every number once more between BENCH-RESULTS-BEGIN/END with console
+# printk held back, so kernel messages cannot break a result line:
+#   run <workload> <sched> <rep> <ns_per_op> <total_ns> <ops> <ctx_switches>
+#   load <sched> <rep> <load_ns> <verify_us> <insns> <progs>
+# Exit status: 0, or 1 if anything failed (a scheduler did not enable or
+# was ejected, a benchmark failed or printed no number).
+PATH=/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin
+export PATH
+
+reps=5 msg_reps=11 scheds=fair,simple,qmap workloads=pipe,messaging
+pipe_loops=50000 msg_args=4,10,10,25 do_load=1
+for arg in $(cat /proc/cmdline); do
+	case "$arg" in
+	bench.reps=*) reps=${arg#*=} ;;
+	bench.msg_reps=*) msg_reps=${arg#*=} ;;
+	bench.scheds=*) scheds=${arg#*=} ;;
+	bench.workloads=*) workloads=${arg#*=} ;;
+	bench.pipe=*) pipe_loops=${arg#*=} ;;
+	bench.msg=*) msg_args=${arg#*=} ;;
+	bench.load=*) do_load=${arg#*=} ;;
+	esac
+done
+
+out=/tmp/bench-results.txt
+: >"$out"
+rc=0
+state_file=/sys/kernel/sched_ext/state
+sched_pid=
+
+fail() {
+	echo "BENCH-ERROR $*"
+	rc=1
+}
+
+scx_state() { cat "$state_file" 2>/dev/null || echo missing; }
+
+# wait_state WANT: poll the sched_ext state for up to ~60 guest seconds.
+wait_state() {
+	i=0
+	while [ "$(scx_state)" != "$1" ]; do
+		i=$((i + 1))
+		[ $i -le 600 ] || return 1
+		sleep 0.1
+	done
+	return 0
+}
+
+# Start scx_NAME in the background, wait for it to be enabled, then stop
+# (SIGSTOP) its user-space loop: the BPF scheduler keeps scheduling, but
+# the once-a-second statistics printout no longer lands inside a timed run.
+start_sched() {
+	[ "$1" = fair ] && return 0
+	if [ "$(scx_state)" != disabled ]; then
+		fail "sched_ext state is '$(scx_state)' before starting scx_$1"
+		return 1
+	fi
+	"/usr/bin/scx_$1" >"/tmp/scx_$1.log" 2>&1 &
+	sched_pid=$!
+	if ! wait_state enabled; then
+		fail "scx_$1 did not enable (state '$(scx_state)'); its output:"
+		sed 's/^/# /' "/tmp/scx_$1.log"
+		kill -INT "$sched_pid" 2>/dev/null
+		wait "$sched_pid"
+		sched_pid=
+		return 1
+	fi
+	ops=$(cat /sys/kernel/sched_ext/root/ops 2>/dev/null)
+	echo "BENCH-PROGRESS scheduler scx_$1 enabled (ops '$ops')"
+	kill -STOP "$sched_pid"
+	return 0
+}
+
+stop_sched() {
+	[ "$1" = fair ] && return 0
+	[ -n "$sched_pid" ] || return 1
+	kill -CONT "$sched_pid"
+	kill -INT "$sched_pid"
+	wait "$sched_pid"
+	sched_pid=
+	if ! wait_state disabled; then
+		fail "scx_$1 did not disable (state '$(scx_state)')"
+		return 1
+	fi
+	echo "BENCH-PROGRESS scheduler scx_$1 stopped: $(tail -n 1 "/tmp/scx_$1.log")"
+}
+
+# The state a cell must run in: enabled under a BPF scheduler, disabled
+# under the fair class.
+expect_state() {
+	if [ "$1" = fair ]; then want=disabled; else want=enabled; fi
+	[ "$(scx_state)" = "$want" ] && return 0
+	fail "sched_ext state '$(scx_state)' during a $1 run, expected '$want'"
+	return 1
+}
+
+workload_cmd() {
+	case "$1" in
+	pipe) echo "/usr/bin/pipe-pingpong $pipe_loops" ;;
+	messaging) echo "/usr/bin/messaging $(echo "$msg_args" | tr ',' ' ')" ;;
+	esac
+}
+
+run_cell() {
+	w=$1 s=$2
+	cmd=$(workload_cmd "$w")
+	if [ -z "$cmd" ]; then
+		fail "unknown workload '$w'"
+		return 1
+	fi
+	# Warm-up: first-touch page faults, slab growth and the like.
+	$cmd >/dev/null || { fail "$w under $s: warm-up run failed"; return 1; }
+	n=$reps
+	[ "$w" = messaging ] && n=$msg_reps
+	vals=
+	r=1
+	while [ $r -le "$n" ]; do
+		line=$($cmd)
+		st=$?
+		set -- $line
+		if [ $st -ne 0 ] || [ $# -ne 4 ]; then
+			fail "$w under $s, rep $r: status $st, output '$line'"
+			return 1
+		fi
+		expect_state "$s" || return 1
+		echo "run $w $s $r $1 $2 $3 $4" >>"$out"
+		vals="$vals $1"
+		r=$((r + 1))
+	done
+	echo "BENCH-PROGRESS cell $w $s:$vals"
+}
+
+load_cell() {
+	s=$1
+	vals=
+	r=1
+	while [ $r -le "$reps" ]; do
+		line=$(/usr/bin/scx-load-time "$s")
+		st=$?
+		set -- $line
+		if [ $st -ne 0 ] || [ $# -ne 4 ]; then
+			fail "load-time $s, rep $r: status $st, output '$line'"
+			return 1
+		fi
+		echo "load $s $r $1 $2 $3 $4" >>"$out"
+		vals="$vals $1/$2/$3"
+		r=$((r + 1))
+	done
+	echo "BENCH-PROGRESS load $s (load_ns/verify_us/insns):$vals"
+}
+
+# Fewer sources of run-to-run variation: no address-space randomisation.
+echo 0 >/proc/sys/kernel/randomize_va_space
+echo "BENCH-PROGRESS start: kernel $(uname -r) ($(cat /scx/variant 2>/dev/null)), $(nproc) CPU(s)," \
+	"clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2>/dev/null)," \
+	"reps $reps (messaging $msg_reps), pipe $pipe_loops, messaging $msg_args"
+
+for s in $(echo "$scheds" | tr ',' ' '); do
+	start_sched "$s" || continue
+	for w in $(echo "$workloads" | tr ',' ' '); do
+		run_cell "$w" "$s"
+	done
+	stop_sched "$s"
+done
+
+if [ "$do_load" != 0 ]; then
+	for s in $(echo "$scheds" | tr ',' ' '); do
+		[ "$s" = fair ] && continue
+		load_cell "$s"
+	done
+fi
+
+loglevel=$(cut -f1 /proc/sys/kernel/printk)
+echo 1 >/proc/sys/kernel/printk
+echo "BENCH-RESULTS-BEGIN"
+cat "$out"
+echo "BENCH-RESULTS-END"
+echo "$loglevel" >/proc/sys/kernel/printk
+exit "$rc"

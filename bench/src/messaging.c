@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * messaging: a hackbench-like load (`perf bench sched messaging`, process
+ * mode, socketpairs). GROUPS groups, each of SENDERS sender processes and
+ * RECEIVERS receiver processes; every receiver owns one AF_UNIX stream
+ * socketpair, every sender of its group writes LOOPS messages of 100 bytes
+ * to every receiver. All children are created and parked first; the clock
+ * runs from releasing them to reaping the last one.
+ *
+ * Prints one line: <ns per message> <total ns> <messages> <context switches>
+ * (CLOCK_MONOTONIC; under QEMU -icount shift=0 a guest "ns" is one
+ * instruction; context switches: the system-wide count in /proc/stat over
+ * the timed window).
+ *
+ * Usage: messaging [GROUPS [SENDERS [RECEIVERS [LOOPS]]]]  (default 4 10 10 25)
+ */
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MSG_SIZE 100
+
+static void die(const char *what)
+{
+	fprintf(stderr, "messaging: %s: %s\n", what, strerror(errno));
+	exit(1);
+}
+
+#include "ctxt.h"
+
+static long long now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/* Tell the parent we are ready, then wait until it releases everybody. */
+static void ready(int ready_out, int wake_in)
+{
+	struct pollfd pfd = { .fd = wake_in, .events = POLLIN };
+	char c = 'R';
+
+	if (write(ready_out, &c, 1) != 1)
+		die("write ready");
+	if (poll(&pfd, 1, -1) != 1)
+		die("poll wakefd");
+}
+
+static void sender(const int *out, int receivers, long loops, int ready_out, int wake_in)
+{
+	char msg[MSG_SIZE];
+
+	memset(msg, 'm', sizeof(msg));
+	ready(ready_out, wake_in);
+	for (long i = 0; i < loops; i++) {
+		for (int j = 0; j < receivers; j++) {
+			size_t done = 0;
+
+			while (done < sizeof(msg)) {
+				ssize_t w = write(out[j], msg + done, sizeof(msg) - done);
+
+				if (w <= 0)
+					die("sender write");
+				done += w;
+			}
+		}
+	}
+	_exit(0);
+}
+
+static void receiver(int in, long bytes, int ready_out, int wake_in)
+{
+	char buf[MSG_SIZE];
+
+	ready(ready_out, wake_in);
+	while (bytes > 0) {
+		ssize_t r = read(in, buf, bytes < MSG_SIZE ? bytes : MSG_SIZE);
+
+		if (r <= 0)
+			die("receiver read");
+		bytes -= r;
+	}
+	_exit(0);
+}
+
+int main(int argc, char **argv)
+{
+	int groups = argc > 1 ? atoi(argv[1]) : 4;
+	int senders = argc > 2 ? atoi(argv[2]) : 10;
+	int receivers = argc > 3 ? atoi(argv[3]) : 10;
+	long loops = argc > 4 ? atol(argv[4]) : 25;
+	int readyfd[2], wakefd[2], nchild = 0, failed = 0;
+	long long t0, t1, sw0, sw1, msgs;
+	int *rx, *tx;
+	char c;
+
+	if (groups <= 0 || senders <= 0 || receivers <= 0 || loops <= 0) {
+		fprintf(stderr, "usage: %s [GROUPS [SENDERS [RECEIVERS [LOOPS]]]] (all > 0)\n", argv[0]);
+		return 2;
+	}
+	rx = calloc(receivers, sizeof(*rx));
+	tx = calloc(receivers, sizeof(*tx));
+	if (!rx || !tx)
+		die("calloc");
+	if (pipe(readyfd) || pipe(wakefd))
+		die("pipe");
+
+	for (int g = 0; g < groups; g++) {
+		for (int r = 0; r < receivers; r++) {
+			int sv[2];
+			pid_t pid;
+
+			if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv))
+				die("socketpair");
+
+			rx[r] = sv[0];
+			tx[r] = sv[1];
+			pid = fork();
+			if (pid < 0)
+				die("fork");
+			if (pid == 0) {
+				close(tx[r]);
+				receiver(rx[r], (long)senders * loops * MSG_SIZE,
+					 readyfd[1], wakefd[0]);
+			}
+			nchild++;
+			close(rx[r]);
+		}
+		for (int s = 0; s < senders; s++) {
+			pid_t pid = fork();
+
+			if (pid < 0)
+				die("fork");
+			if (pid == 0)
+				sender(tx, receivers, loops, readyfd[1], wakefd[0]);
+			nchild++;
+		}
+		for (int r = 0; r < receivers; r++)
+			close(tx[r]);
+	}
+
+	for (int i = 0; i < nchild; i++)
+		if (read(readyfd[0], &c, 1) != 1)
+			die("read ready");
+
+	sw0 = ctxt();
+	t0 = now_ns();
+	if (write(wakefd[1], &c, 1) != 1)
+		die("write wakefd");
+	for (int i = 0; i < nchild; i++) {
+		int status;
+
+		if (wait(&status) < 0)
+			die("wait");
+		if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+			failed++;
+	}
+	t1 = now_ns();
+	sw1 = ctxt();
+
+	if (failed) {
+		fprintf(stderr, "messaging: %d children failed\n", failed);
+		return 1;
+	}
+	msgs = (long long)groups * senders * receivers * loops;
+	printf("%.3f %lld %lld %lld\n", (double)(t1 - t0) / msgs, t1 - t0, msgs, sw1 - sw0);
+	return 0;
+}

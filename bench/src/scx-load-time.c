@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * scx-load-time: what loading a BPF scheduler costs, without attaching it.
+ *
+ * Opens the scheduler's own skeleton (the BPF object embedded in
+ * scx_simple / scx_qmap, built from the same tree as the kernel) exactly as
+ * the scheduler's main() does (SCX_OPS_OPEN, default options, SCX_OPS_LOAD),
+ * asks the verifier for its statistics (log_level BPF_LOG_STATS, which adds
+ * no per-instruction logging) and reports:
+ *
+ *   load_ns      guest CLOCK_MONOTONIC around SCX_OPS_LOAD(): libbpf's work
+ *                (relocations against vmlinux BTF, map creation) plus every
+ *                BPF_PROG_LOAD (verification + JIT). Under QEMU -icount
+ *                shift=0, guest ns are instructions.
+ *   verify_us    the sum over the programs of the verifier's own
+ *                "verification time N usec" (ktime around bpf_check()),
+ *                i.e. the part of the load the kfunc filters can change.
+ *   insns        the sum of "processed N insns" (= verified_insns).
+ *   progs        programs loaded.
+ *
+ * The struct_ops map is created but never attached: the scheduler is not
+ * enabled and nothing is left behind when the process exits.
+ *
+ * Usage: scx-load-time simple|qmap
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <scx/common.h>
+#include "scx_simple.bpf.skel.h"
+#include "scx_qmap.bpf.skel.h"
+
+#define LOG_SIZE (64 * 1024)
+#define MAX_PROGS 64
+
+static char *logs[MAX_PROGS];
+static struct bpf_program *progs[MAX_PROGS];
+static int nprogs;
+
+static int print_fn(enum libbpf_print_level level, const char *fmt, va_list args)
+{
+	if (level == LIBBPF_DEBUG)
+		return 0;
+	return vfprintf(stderr, fmt, args);
+}
+
+static long long now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+static void want_stats(struct bpf_object *obj)
+{
+	struct bpf_program *prog;
+
+	bpf_object__for_each_program(prog, obj) {
+		if (!bpf_program__autoload(prog))
+			continue;
+		if (nprogs == MAX_PROGS) {
+			fprintf(stderr, "scx-load-time: more than %d programs\n", MAX_PROGS);
+			exit(1);
+		}
+		logs[nprogs] = calloc(1, LOG_SIZE);
+		if (!logs[nprogs])
+			exit(1);
+		bpf_program__set_log_level(prog, 4 /* BPF_LOG_STATS */);
+		bpf_program__set_log_buf(prog, logs[nprogs], LOG_SIZE);
+		progs[nprogs++] = prog;
+	}
+}
+
+static void report(long long load_ns)
+{
+	long long verify_us = 0, insns = 0;
+
+	for (int i = 0; i < nprogs; i++) {
+		const char *v = strstr(logs[i], "verification time ");
+		const char *p = strstr(logs[i], "processed ");
+
+		if (!v || !p) {
+			fprintf(stderr, "scx-load-time: no verifier stats for %s:\n%s\n",
+				bpf_program__name(progs[i]), logs[i]);
+			exit(1);
+		}
+		verify_us += atoll(v + strlen("verification time "));
+		insns += atoll(p + strlen("processed "));
+	}
+	printf("%lld %lld %lld %d\n", load_ns, verify_us, insns, nprogs);
+}
+
+int main(int argc, char **argv)
+{
+	long long t0, t1;
+
+	libbpf_set_print(print_fn);
+	if (argc != 2) {
+		fprintf(stderr, "usage: %s simple|qmap\n", argv[0]);
+		return 2;
+	}
+	if (!strcmp(argv[1], "simple")) {
+		struct scx_simple *skel = SCX_OPS_OPEN(simple_ops, scx_simple);
+
+		want_stats(skel->obj);
+		t0 = now_ns();
+		SCX_OPS_LOAD(skel, simple_ops, scx_simple, uei);
+		t1 = now_ns();
+		report(t1 - t0);
+		scx_simple__destroy(skel);
+	} else if (!strcmp(argv[1], "qmap")) {
+		struct scx_qmap *skel = SCX_OPS_OPEN(qmap_ops, scx_qmap);
+
+		want_stats(skel->obj);
+		t0 = now_ns();
+		SCX_OPS_LOAD(skel, qmap_ops, scx_qmap, uei);
+		t1 = now_ns();
+		report(t1 - t0);
+		scx_qmap__destroy(skel);
+	} else {
+		fprintf(stderr, "usage: %s simple|qmap\n", argv[0]);
+		return 2;
+	}
+	return 0;
+}
