@@ -173,7 +173,7 @@ end_run() {
 # parse_expect KIND EXPECT
 parse_expect() {
 	local item old=$IFS
-	E_EXIT='' E_MSG='' E_DUMP='' E_NODUMP='' E_HOTPLUG='' E_PIN=''
+	E_EXIT='' E_MSG='' E_DUMP='' E_NODUMP='' E_HOTPLUG='' E_PIN='' E_COVER=''
 	# where loadgen's tasks are when it stops: under the scheduler for
 	# run and hotplug, back on the fair class after an ejection or the
 	# last unload
@@ -195,6 +195,8 @@ parse_expect() {
 		ext=*)		E_EXT=${item#ext=} ;;
 		hotplug=*)	E_HOTPLUG=${item#hotplug=} ;;
 		pin=*)		E_PIN=${item#pin=} ;;
+		cover=*)	E_COVER="$E_COVER${item#cover=}
+" ;;
 		*)		echo "# runs.list: unknown expectation '$item'" ;;
 		esac
 	done
@@ -442,6 +444,26 @@ stop_sched_quiet() {
 	fi
 }
 
+# sched_stats: the scheduler's last statistics block (what it printed last
+# before exiting), and the cover= checks: regexps its output must match to
+# show that a code path ran
+sched_stats() {
+	local re
+	diag "stats: $(awk '/^EXIT:|^DEBUG DUMP/ { exit }
+		NF { a[n++ % 4] = $0 }
+		END { for (i = (n > 4 ? n - 4 : 0); i < n; i++) printf "%s | ", a[i % 4] }' \
+		"$RUNLOG.sched" | tr -s ' ')"
+	echo "$E_COVER" | while IFS= read -r re; do
+		[ -z "$re" ] && continue
+		grep -q -E -- "$re" "$RUNLOG.sched" ||
+			echo "# error: the scheduler's output never matched '$re' (code path not exercised)"
+	done > "$RUNLOG.cover"
+	if [ -s "$RUNLOG.cover" ]; then
+		NERR=$((NERR + $(wc -l < "$RUNLOG.cover")))
+		cat "$RUNLOG.cover" >> "$RUNLOG.diag"
+	fi
+}
+
 # still_enabled OPS: checks after the load, the scheduler must be untouched
 still_enabled() {
 	local st
@@ -481,6 +503,7 @@ do_run() {
 		lg_wait
 		still_enabled "$ops"
 		sched_stop
+		sched_stats
 	fi
 	check_klog
 	diag "sched:$NAME enabled=$ENABLED enable_s=$ENABLE_S secs=$SECS total=${LG_TOTAL:-?} min=${LG_MIN:-?} stop_s=${STOP_S:--} errors=$NERR"
