@@ -271,6 +271,7 @@ lg_wait() {
 	lgv() { echo "$sum" | sed -n "s/.* $1=\([^ ]*\).*/\1/p"; }
 	tasks=$(lgv tasks) onext=$(lgv on_ext) rt=$(lgv rt)
 	LG_TOTAL=$(lgv total) LG_MIN=$(lgv min)
+	LG_SECS=$(lgv elapsed_ms | awk '{ printf "%.1f", $1 / 1000 }')
 	diag "loadgen: secs=$(lgv secs) elapsed_ms=$(lgv elapsed_ms) tasks=$tasks total=$LG_TOTAL min=$LG_MIN max=$(lgv max) starved=$(lgv starved) on_ext=$onext moves=$(lgv moves) rc=$rc"
 	v=$(sed -n 's/^loadgen: kind=\([a-z]*\) tasks=[0-9]* total=\([0-9]*\) min=\([0-9]*\)$/\1=\2(min \3)/p' \
 		"$RUNLOG.loadgen" | tr '\n' ' ')
@@ -563,7 +564,7 @@ do_error() {
 	fi
 	check_klog "sched_ext: BPF scheduler \"$ops\" disabled \\($E_EXIT\\)" \
 		"sched_ext: $ops: "
-	diag "sched:$NAME enabled=$ENABLED enable_s=$ENABLE_S eject_s=${EJECT_S:--} total=${LG_TOTAL:-?} min=${LG_MIN:-?} errors=$NERR"
+	diag "sched:$NAME enabled=$ENABLED enable_s=$ENABLE_S eject_s=${EJECT_S:--} secs=${LG_SECS:-?} total=${LG_TOTAL:-?} min=${LG_MIN:-?} errors=$NERR"
 	diag "exit: ${EXIT_LINE:-none}"
 }
 
@@ -594,7 +595,7 @@ do_reload() {
 		err "enable_seq went from $seq_start to $(enable_seq) in $ok cycles"
 	[ "$ok" -eq "$RELOADS" ] || err "only $ok of $RELOADS load/unload cycles succeeded"
 	check_klog
-	diag "sched:$NAME cycles=$ok/$RELOADS loop_s=$(since "$t0") enable_avg_s=$(echo "$en_sum $ok" | awk '{ printf "%.2f", $2 ? $1 / $2 / 100 : 0 }') enable_max_s=$(echo "$en_max" | awk '{ printf "%.2f", $1 / 100 }') total=${LG_TOTAL:-?} min=${LG_MIN:-?} errors=$NERR"
+	diag "sched:$NAME enabled=$ok/$RELOADS secs=${LG_SECS:-?} cycles=$ok/$RELOADS loop_s=$(since "$t0") enable_avg_s=$(echo "$en_sum $ok" | awk '{ printf "%.2f", $2 ? $1 / $2 / 100 : 0 }') enable_max_s=$(echo "$en_max" | awk '{ printf "%.2f", $1 / 100 }') total=${LG_TOTAL:-?} min=${LG_MIN:-?} errors=$NERR"
 }
 
 # cpu1 OFF|ON: bounded write to the online file
@@ -700,7 +701,7 @@ do_hotplug() {
 	else
 		check_klog
 	fi
-	diag "sched:$NAME enabled=$ENABLED enable_s=$ENABLE_S total=${LG_TOTAL:-?} min=${LG_MIN:-?} errors=$NERR"
+	diag "sched:$NAME enabled=$ENABLED enable_s=$ENABLE_S secs=${LG_SECS:-?} total=${LG_TOTAL:-?} min=${LG_MIN:-?} errors=$NERR"
 }
 
 # ---- main -------------------------------------------------------------------
@@ -745,7 +746,7 @@ while IFS="|" read -r kind name _modes expect lgx cmd <&3; do
 	[ "$lgx" = - ] && lgx=
 	begin_run "$name"
 	parse_expect "$kind" "$expect"
-	EXIT_LINE='' STOP_S='' EJECT_S='' LG_TOTAL='' LG_MIN='' end_skip=''
+	EXIT_LINE='' STOP_S='' EJECT_S='' LG_TOTAL='' LG_MIN='' LG_SECS='' end_skip=''
 	if [ ! -e $SCX/state ]; then
 		err "no $SCX: the kernel lacks sched_ext"
 		end_run
