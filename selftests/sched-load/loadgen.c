@@ -105,8 +105,12 @@ static bool cg_parent_made;
 static bool cg_made[MAX_CGROUPS + 1];	/* +1: the transient one */
 static const int cg_weights[] = { 100, 50, 200, 400, 25, 800, 10, 1000 };
 #define NR_WEIGHTS	(int)(sizeof(cg_weights) / sizeof(cg_weights[0]))
-/* task 0 (a spinner) gets -20: scx_qmap -H needs a CPU-bound nice -20 task */
-static const int nice_cycle[] = { -20, 0, 5, 19, -10 };
+/*
+ * Task 0 (a spinner) gets -20: scx_qmap -H needs a CPU-bound nice -20 task.
+ * Nothing above 10: next to a nice -20 spinner, a nice 19 task's share
+ * (weight 15 vs 88761) is ~1ms in 5s, too close to "no work at all".
+ */
+static const int nice_cycle[] = { -20, 0, 5, 10, -5 };
 #define NR_NICE		(int)(sizeof(nice_cycle) / sizeof(nice_cycle[0]))
 
 static volatile sig_atomic_t got_signal;
@@ -491,7 +495,7 @@ static void usage(const char *prog)
 "            different cpu.weight and spread the process workers over them\n"
 "  -M        during the run, move process workers between the cgroups,\n"
 "            change cpu.weight and create/remove a cgroup (needs -c >= 2)\n"
-"  -N        give the tasks different nice values (-20,0,5,19,-10 cycle)\n"
+"  -N        give the tasks different nice values (-20,0,5,10,-5 cycle)\n"
 "  -E        switch the non-RT tasks to SCHED_EXT\n"
 "  -g GRACE  seconds to wait for workers to stop (default 10)\n"
 "  -q        no per-task lines\n",
