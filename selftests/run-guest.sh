@@ -36,16 +36,19 @@ fields() {
 		print "" }'
 }
 
-# a hung test (a deadlock is a possible failure) must not hang the run
+# a hung test (a deadlock is a possible failure) must not hang the run:
+# LIMIT seconds per test (the matrix gets MATRIX_LIMIT)
 TO=
-if timeout 5 true 2>/dev/null; then TO="timeout 120"; fi
+timeout 5 true 2>/dev/null && TO=timeout
+LIMIT=120
+MATRIX_LIMIT=900
 
 n=0
 failed=0
 t() {
 	name=$1
 	shift
-	$TO "$@" </dev/null
+	${TO:+$TO $LIMIT} "$@" </dev/null
 	rc=$?
 	n=$((n + 1))
 	if [ $rc -eq 0 ]; then
@@ -71,7 +74,7 @@ echo "# sched_ext kfunc filters: $V kernel $(uname -r), CPUs $cpus," \
 grep -q ' /sys/fs/cgroup cgroup2 ' /proc/mounts || mount -t cgroup2 none /sys/fs/cgroup 2>/dev/null ||
 	echo "# no cgroup2 at /sys/fs/cgroup: the cgroup ops will not run"
 
-t matrix "$X" matrix "$D/matrix" "$V"
+LIMIT=$MATRIX_LIMIT t matrix "$X" matrix "$D/matrix" "$V"
 
 while read -r name op kfunc twinop twin baseline; do
 	obj=$D/cases/$name.bpf.o

@@ -31,7 +31,7 @@ SET_GROUP = {
     "select_cpu": "select_cpu",
     "enqueue_dispatch": "enq_dsp",
     "dispatch": "dispatch",
-    "dsq_move": "dsq_move",
+    "dispatch_from_dsq": "dsq_move",   # the patched kernel's set of its own
     "cpu_release": "cpu_release",
     "unlocked": "unlocked",
     "any": "any",
