@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# What a maintainer checks before taking the series, patch by patch:
+#   - it applies with `git am` on top of the previous ones,
+#   - scripts/checkpatch.pl --strict reports no error and no warning,
+#   - the kernel builds (bisectability), with the project's config,
+# and, once all are applied, that no kf_mask is left in the scheduler.
+#
+# One KTAP line per check; the plain "N passed, N failed" line last. The
+# worktree lives in the cache and builds incrementally through ccache, so
+# after `make kernel` most objects are cache hits.
+#
+# Usage: check-series.sh SERIES_FILE FRAGMENT...
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/lib.sh"
+. "$here/kbuild.sh"
+
+[ $# -ge 2 ] || die "usage: $0 SERIES_FILE FRAGMENT..."
+series=$1
+shift
+patches=$("$here/series-files.sh" "$series")
+[ -n "$patches" ] || die "no patches listed in $series"
+
+mkdir -p "$CACHE_DIR/build"
+exec 9>"$CACHE_DIR/build/.lock"
+flock -n 9 || {
+	log "another kernel build holds $CACHE_DIR/build/.lock; waiting"
+	flock 9
+}
+
+pristine=$("$here/prepare-tree.sh")
+dir="$CACHE_DIR/build/series-check"
+rm -rf "$dir"
+git -C "$pristine" worktree prune
+git -C "$pristine" worktree add -q --detach "$dir" HEAD >/dev/null
+"$here/merge-config.sh" "$dir" "$@"
+
+n=0 passed=0 failed=0
+result() { # result OK|FAIL NAME [DIAG]
+	n=$((n + 1))
+	if [ "$1" = OK ]; then
+		passed=$((passed + 1))
+		echo "ok $n $2"
+	else
+		failed=$((failed + 1))
+		echo "not ok $n $2"
+		[ -z "${3:-}" ] || sed 's/^/# /' <<<"$3"
+	fi
+}
+
+echo "KTAP version 1"
+echo "1..$(($(wc -l <<<"$patches") * 3 + 1))"
+i=0
+while read -r p; do
+	i=$((i + 1))
+	name=$(basename "$p" .patch)
+	if git -C "$dir" -c user.name=scx-kfilter -c user.email=scx-kfilter@localhost \
+		am --quiet "$(readlink -f "$p")" >"$dir/.scx-am.log" 2>&1; then
+		result OK "am:$name"
+	else
+		result FAIL "am:$name" "$(cat "$dir/.scx-am.log")"
+		git -C "$dir" am --abort >/dev/null 2>&1 || true
+		break
+	fi
+
+	cp=$(cd "$dir" && ./scripts/checkpatch.pl --strict --no-tree -q \
+		--no-summary "$(readlink -f "$p")" 2>&1 || true)
+	if grep -qE '^(ERROR|WARNING):' <<<"$cp"; then
+		result FAIL "checkpatch:$name" "$cp"
+	else
+		# --strict CHECKs are reported, not fatal.
+		result OK "checkpatch:$name"
+		[ -z "$cp" ] || sed 's/^/# /' <<<"$cp"
+	fi
+
+	start=$(date +%s)
+	if run_logged "$dir/.scx-build-$i.log" kmake "$dir" bzImage; then
+		result OK "build:$name"
+		echo "# built in $(($(date +%s) - start))s"
+	else
+		result FAIL "build:$name" "$(grep -E 'error|Error' "$dir/.scx-build-$i.log" | head -20)"
+	fi
+done <<<"$patches"
+
+left=$(cd "$dir" && grep -rn kf_mask kernel/sched include/linux/sched || true)
+if [ -z "$left" ]; then
+	result OK "no-kf_mask-left"
+else
+	result FAIL "no-kf_mask-left" "$left"
+fi
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
