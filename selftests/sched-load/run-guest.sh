@@ -174,6 +174,7 @@ end_run() {
 parse_expect() {
 	local item old=$IFS
 	E_EXIT='' E_MSG='' E_DUMP='' E_NODUMP='' E_HOTPLUG='' E_PIN='' E_COVER=''
+	E_MINSECS=0
 	# where loadgen's tasks are when it stops: under the scheduler for
 	# run and hotplug, back on the fair class after an ejection or the
 	# last unload
@@ -195,6 +196,7 @@ parse_expect() {
 		ext=*)		E_EXT=${item#ext=} ;;
 		hotplug=*)	E_HOTPLUG=${item#hotplug=} ;;
 		pin=*)		E_PIN=${item#pin=} ;;
+		minsecs=*)	E_MINSECS=${item#minsecs=} ;;
 		cover=*)	E_COVER="$E_COVER${item#cover=}
 " ;;
 		*)		echo "# runs.list: unknown expectation '$item'" ;;
@@ -495,19 +497,21 @@ do_none() {
 }
 
 do_run() {
-	local lgx=$1 ops
+	local lgx=$1 ops secs
 	shift
 	ops=$(ops_of "$@")
 	sched_start "$@"
+	secs=$SECS
+	[ "$E_MINSECS" -gt "$secs" ] && secs=$E_MINSECS
 	if sched_wait_enabled "$ops"; then
-		lg_start "$SECS" "$lgx"
+		lg_start "$secs" "$lgx"
 		lg_wait
 		still_enabled "$ops"
 		sched_stop
 		sched_stats
 	fi
 	check_klog
-	diag "sched:$NAME enabled=$ENABLED enable_s=$ENABLE_S secs=$SECS total=${LG_TOTAL:-?} min=${LG_MIN:-?} stop_s=${STOP_S:--} errors=$NERR"
+	diag "sched:$NAME enabled=$ENABLED enable_s=$ENABLE_S secs=$secs total=${LG_TOTAL:-?} min=${LG_MIN:-?} stop_s=${STOP_S:--} errors=$NERR"
 	diag "exit: ${EXIT_LINE:-none}"
 }
 
