@@ -46,16 +46,16 @@ MATRIX_LIMIT=900
 n=0
 failed=0
 t() {
-	name=$1
+	tn=$1
 	shift
 	${TO:+$TO $LIMIT} "$@" </dev/null
 	rc=$?
 	n=$((n + 1))
 	if [ $rc -eq 0 ]; then
-		echo "ok $n $name"
+		echo "ok $n $tn"
 	else
-		[ $rc -eq 124 ] && echo "# $name: timed out"
-		echo "not ok $n $name"
+		[ $rc -eq 124 ] && echo "# $tn: timed out"
+		echo "not ok $n $tn"
 		failed=$((failed + 1))
 	fi
 }
@@ -76,21 +76,29 @@ grep -q ' /sys/fs/cgroup cgroup2 ' /proc/mounts || mount -t cgroup2 none /sys/fs
 
 LIMIT=$MATRIX_LIMIT t matrix "$X" matrix "$D/matrix" "$V"
 
+# one line per negative case for the differential, printed after the cases
+: > "$TMP/diff"
 while read -r name op kfunc twinop twin baseline; do
 	obj=$D/cases/$name.bpf.o
-	if [ "$V" = patched ]; then
-		t "neg:$name" "$X" neg "$obj" "$op" "$kfunc"
-	else
-		case "$baseline" in
-		runtime) t "baseline-diff:$name" "$X" runtime "$obj" 3 ;;
-		sleep) t "baseline-diff:$name" "$X" sleep "$obj" "$kfunc" ;;
-		allowed) t "baseline-diff:$name" "$X" load "$obj" ;;
-		*) echo "# cases.list: $name: unknown baseline behaviour '$baseline'"
-		   t "baseline-diff:$name" false ;;
-		esac
-	fi
+	case "$V:$baseline" in
+	patched:*) what="caught at load time"
+		t "neg:$name" "$X" neg "$obj" "$op" "$kfunc" ;;
+	baseline:runtime) what="caught at run time"
+		t "baseline-diff:$name" "$X" runtime "$obj" 3 ;;
+	baseline:sleep) what="caught at load time (not sleepable)"
+		t "baseline-diff:$name" "$X" sleep "$obj" "$kfunc" ;;
+	baseline:allowed) what="not caught (the run-time mask allows it: a departure)"
+		t "baseline-diff:$name" "$X" load "$obj" ;;
+	*) what="unknown: cases.list says '$baseline'"
+		t "baseline-diff:$name" false ;;
+	esac
+	[ $rc -eq 0 ] || what="FAILED to check: $what"
+	echo "# $name: $V: $what" >> "$TMP/diff"
 	t "pos:$twin" "$X" pos "$obj" "$SECS" "$twinop"
 done < "$TMP/cases"
+echo "# ===== negative cases on the $V kernel ====="
+cat "$TMP/diff"
+echo "# ====="
 
 while read -r name prog baseline patched kfunc; do
 	if [ "$V" = patched ]; then expect=$patched; else expect=$baseline; fi
