@@ -78,7 +78,7 @@ SYS_INCLUDES=$($CLANG -v -E - </dev/null 2>&1 |
 	sed -n '/<...> search starts here:/,/End of search list./{ s| \(/.*\)|-idirafter \1|p }')
 BPF_CFLAGS="-g -O2 --target=bpf -mcpu=v3 -D__TARGET_ARCH_x86 -mlittle-endian
 	-I$B/include -I$B/libbpf-install/include -I$TREE/tools/sched_ext/include
-	-I$HERE/matrix -I$HERE/cases $SYS_INCLUDES
+	-I$HERE/include -I$HERE/matrix -I$HERE/cases $SYS_INCLUDES
 	-Wall -Werror -Wno-compare-distinct-pointer-types -Wno-unused-variable"
 
 # bpfcc <src> <obj> [extra flags]: compile and strip DWARF (BTF stays)

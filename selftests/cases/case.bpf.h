@@ -19,14 +19,9 @@
 #ifndef __CASE_BPF_H
 #define __CASE_BPF_H
 
-#include <scx/common.bpf.h>
+#include "scxk.bpf.h"
 
 char _license[] SEC("license") = "GPL";
-
-struct task_struct *bpf_task_from_pid(s32 pid) __ksym;
-void bpf_task_release(struct task_struct *p) __ksym;
-void bpf_rcu_read_lock(void) __ksym;
-void bpf_rcu_read_unlock(void) __ksym;
 
 #define SHARED_DSQ 0x5ca5eULL
 

@@ -7,13 +7,7 @@
 #ifndef __MATRIX_BPF_H
 #define __MATRIX_BPF_H
 
-#include <scx/common.bpf.h>
-
-struct task_struct *bpf_task_from_pid(s32 pid) __ksym;
-void bpf_task_release(struct task_struct *p) __ksym;
-void bpf_cgroup_release(struct cgroup *cgrp) __ksym;
-void bpf_rcu_read_lock(void) __ksym;
-void bpf_rcu_read_unlock(void) __ksym;
+#include "scxk.bpf.h"
 
 /* a user DSQ id; it need not exist, nothing runs */
 #define MX_DSQ 0x4d58ULL

@@ -4,14 +4,9 @@
  * per line of progs.list.  A struct_ops program <p> comes with its map
  * <p>_ops (scxk prog creates only that one).
  */
-#include <scx/common.bpf.h>
+#include "scxk.bpf.h"
 
 char _license[] SEC("license") = "GPL";
-
-struct task_struct *bpf_task_from_pid(s32 pid) __ksym;
-void bpf_task_release(struct task_struct *p) __ksym;
-void bpf_rcu_read_lock(void) __ksym;
-void bpf_rcu_read_unlock(void) __ksym;
 
 #define PROGS_DSQ 0x9e0ULL
 

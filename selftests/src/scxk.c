@@ -560,6 +560,19 @@ static void kmsg_read(int fd, char *buf, size_t sz)
 	}
 }
 
+/* @want must (@present) or must not be in @klog; says which, returns ok */
+static bool expect_kmsg(const char *klog, const char *want, bool present)
+{
+	char line[512];
+	bool found = log_line(klog, want, line, sizeof(line));
+
+	if (found)
+		printf("# kernel log: %s\n", line);
+	else if (present)
+		printf("# kernel log has no \"%s\"\n", want);
+	return found == present;
+}
+
 static bool check_splats(const char *log, const char *what)
 {
 	bool ok = true;
@@ -771,7 +784,7 @@ static struct bpf_link *attach(struct bpf_object *obj, const char *map)
 
 static int cmd_runtime(const char *path, double secs)
 {
-	char name[128], want[200], line[512], *klog;
+	char name[128], want[200], *klog;
 	struct bpf_object *obj;
 	struct bpf_link *link;
 	int err, kfd, ret = 0;
@@ -801,19 +814,9 @@ static int cmd_runtime(const char *path, double secs)
 	kmsg_read(kfd, klog, 1 << 18);
 	close(kfd);
 	snprintf(want, sizeof(want), "sched_ext: %s: kfunc with mask", name);
-	if (log_line(klog, want, line, sizeof(line)))
-		printf("# kernel log: %s\n", line);
-	else {
-		printf("# kernel log has no \"%s\"\n", want);
-		ret = 1;
-	}
+	ret |= !expect_kmsg(klog, want, true);
 	snprintf(want, sizeof(want), "BPF scheduler \"%s\" disabled (runtime error)", name);
-	if (log_line(klog, want, line, sizeof(line)))
-		printf("# kernel log: %s\n", line);
-	else {
-		printf("# kernel log has no \"%s\"\n", want);
-		ret = 1;
-	}
+	ret |= !expect_kmsg(klog, want, true);
 	if (!check_splats(klog, name))
 		ret = 1;
 	if (ret)
@@ -849,7 +852,7 @@ static long long case_calls(struct bpf_object *obj, const char *op)
 static int cmd_pos(const char *path, double secs, const char *op)
 {
 	long long calls;
-	char name[128], ops[128], want[200], line[512], *klog;
+	char name[128], ops[128], want[200], *klog;
 	struct bpf_object *obj;
 	struct bpf_link *link;
 	int err, kfd, ret = 0;
@@ -905,15 +908,10 @@ out:
 	kmsg_read(kfd, klog, 1 << 18);
 	close(kfd);
 	snprintf(want, sizeof(want), "BPF scheduler \"%s\" disabled (unregistered from user space)", name);
-	if (link && !log_line(klog, want, line, sizeof(line))) {
-		printf("# kernel log has no \"%s\"\n", want);
-		ret = 1;
-	}
-	snprintf(want, sizeof(want), "sched_ext: %s: ", name);
-	if (log_line(klog, want, line, sizeof(line))) {
-		printf("# kernel log: %s\n", line);
-		ret = 1;
-	}
+	if (link)
+		ret |= !expect_kmsg(klog, want, true);
+	snprintf(want, sizeof(want), "sched_ext: %s: ", name);	/* an error message */
+	ret |= !expect_kmsg(klog, want, false);
 	if (!check_splats(klog, name))
 		ret = 1;
 	if (ret)
