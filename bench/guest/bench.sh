@@ -12,6 +12,11 @@
 #   bench.pipe=N            pipe-pingpong round trips (default 50000)
 #   bench.msg=G,S,R,L       messaging groups,senders,receivers,loops
 #   bench.load=0            skip the load-time measurement
+#   bench.settle=SECS       idle time before every run (default 1): lets the
+#                           previous run's deferred work (RCU callbacks,
+#                           kworkers freeing its tasks, BPF objects) finish
+#                           outside the timed window. Idle guest time is
+#                           nearly free under -icount sleep=off.
 #
 # Output (console): progress lines "BENCH-PROGRESS ..." while running, then
 # every number once more between BENCH-RESULTS-BEGIN/END with console
@@ -24,7 +29,7 @@ PATH=/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin
 export PATH
 
 reps=5 msg_reps=11 scheds=fair,simple,qmap workloads=pipe,messaging
-pipe_loops=50000 msg_args=4,10,10,25 do_load=1
+pipe_loops=50000 msg_args=4,10,10,25 do_load=1 settle=1
 for arg in $(cat /proc/cmdline); do
 	case "$arg" in
 	bench.reps=*) reps=${arg#*=} ;;
@@ -34,6 +39,7 @@ for arg in $(cat /proc/cmdline); do
 	bench.pipe=*) pipe_loops=${arg#*=} ;;
 	bench.msg=*) msg_args=${arg#*=} ;;
 	bench.load=*) do_load=${arg#*=} ;;
+	bench.settle=*) settle=${arg#*=} ;;
 	esac
 done
 
@@ -124,12 +130,14 @@ run_cell() {
 		return 1
 	fi
 	# Warm-up: first-touch page faults, slab growth and the like.
+	sleep "$settle"
 	$cmd >/dev/null || { fail "$w under $s: warm-up run failed"; return 1; }
 	n=$reps
 	[ "$w" = messaging ] && n=$msg_reps
 	vals=
 	r=1
 	while [ $r -le "$n" ]; do
+		sleep "$settle"
 		line=$($cmd)
 		st=$?
 		set -- $line
@@ -147,9 +155,12 @@ run_cell() {
 
 load_cell() {
 	s=$1
+	sleep "$settle"
+	/usr/bin/scx-load-time "$s" >/dev/null || { fail "load-time $s: warm-up failed"; return 1; }
 	vals=
 	r=1
 	while [ $r -le "$reps" ]; do
+		sleep "$settle"
 		line=$(/usr/bin/scx-load-time "$s")
 		st=$?
 		set -- $line

@@ -1,0 +1,189 @@
+#!/usr/bin/env bash
+# The kfunc-mask benchmark: boot the baseline and the patched kernel with
+# identical QEMU settings (TCG, -icount shift=0,sleep=off, -smp 1: guest
+# time counts instructions), run the guest payload bench/guest/bench.sh in
+# each, and report baseline vs patched side by side, plus the static
+# instruction count of the changed op-call paths.
+#
+# Both kernels and their payloads must be built (`make bench` does that
+# through the pipeline: make payload / make payload BASELINE=1).
+#
+# Usage: bench/run.sh BASELINE_TREE PATCHED_TREE
+# Knobs (environment):
+#   REPS=5            repetitions per pipe and load-time cell (>= 5)
+#   MSG_REPS=11       repetitions per messaging cell
+#   PIPE_LOOPS=50000  pipe-pingpong round trips per run
+#   MSG_ARGS=4,10,10,25  messaging groups,senders,receivers,loops
+#   SCHEDS=fair,simple,qmap
+#   BENCH_JOBS=2      boot the two kernels at once (1: one after the other;
+#                     the numbers do not depend on it, only the wall time)
+#   BENCH_TIMEOUT=3600  seconds per guest
+#   RESULTS_DIR=bench/results   where the tables, raw numbers and plot go
+# Exit status: 0 when every cell produced numbers; non-zero if a kernel did
+# not boot or finish, a scheduler did not enable, or a run gave no number.
+# Never fails on the numbers themselves.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(dirname "$here")
+. "$repo/scripts/lib.sh"
+
+[ $# -eq 2 ] || die "usage: $0 BASELINE_TREE PATCHED_TREE"
+declare -A tree
+tree[baseline]=$(readlink -f "$1")
+tree[patched]=$(readlink -f "$2")
+variants=(baseline patched)
+
+REPS=${REPS:-5} MSG_REPS=${MSG_REPS:-11} PIPE_LOOPS=${PIPE_LOOPS:-50000}
+MSG_ARGS=${MSG_ARGS:-4,10,10,25} SCHEDS=${SCHEDS:-fair,simple,qmap}
+BENCH_JOBS=${BENCH_JOBS:-2} BENCH_TIMEOUT=${BENCH_TIMEOUT:-3600}
+RESULTS_DIR=${RESULTS_DIR:-$here/results}
+work="$CACHE_DIR/bench"
+logdir="$CACHE_DIR/logs"
+mkdir -p "$work" "$logdir" "$RESULTS_DIR"
+
+# The same QEMU settings for both kernels, by construction: one array.
+qemu_opts=(--icount --smp 1 --memory 1G --timeout "$BENCH_TIMEOUT")
+guest_args="scx.payload=bench bench.reps=$REPS bench.msg_reps=$MSG_REPS bench.pipe=$PIPE_LOOPS bench.msg=$MSG_ARGS bench.scheds=$SCHEDS"
+
+# Host tools: gnuplot for the plot (installed when missing), llvm-objdump
+# and pahole for the static count (pipeline dependencies).
+if ! command -v gnuplot >/dev/null; then
+	log "installing gnuplot-nox (for the plot)"
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get install -y --no-install-recommends gnuplot-nox >/dev/null 2>&1 ||
+		{ apt-get update >/dev/null && apt-get install -y --no-install-recommends gnuplot-nox >/dev/null; } ||
+		die "could not install gnuplot-nox (apt-get install -y gnuplot-nox)"
+fi
+
+start=$(date +%s)
+
+# 1. Guest images: the pipeline's initramfs (busybox, /init, the tree's
+#    payload) plus the benchmark overlay, per kernel. The payload is read
+#    under its builder's lock.
+for v in "${variants[@]}"; do
+	t=${tree[$v]}
+	[ -f "$t/arch/x86/boot/bzImage" ] || die "$t/arch/x86/boot/bzImage missing (make kernel${v/patched/}${v/baseline/ BASELINE=1})"
+	[ -d "$t/.scx-payload" ] || die "$t/.scx-payload missing (make payload)"
+	log "bench $v: guest image ($(basename "$t"))"
+	"$here/build-guest.sh" "$t" "$work/$v/overlay"
+	flock "$t/.scx-payload.lock" \
+		"$repo/initramfs/build-initramfs.sh" "$t" "$work/$v/initramfs.cpio" \
+		"$t/.scx-payload" "$work/$v/overlay"
+done
+
+# 2. Boot. Progress: one line per cell, from the guest's BENCH-PROGRESS
+#    lines (median and spread computed here); errors and the run-qemu
+#    verdict pass through.
+progress() {
+	awk -v tag="$1" '
+	function show(s) { print "[" tag "] " s; fflush() }
+	{ sub(/\r$/, "") }
+	/^BENCH-PROGRESS cell / {
+		split($0, h, ":"); split(h[1], w, " "); n = split(h[2], v, " ")
+		for (i = 2; i <= n; i++) for (j = i; j > 1 && v[j - 1] + 0 > v[j] + 0; j--) { t = v[j]; v[j] = v[j - 1]; v[j - 1] = t }
+		m = (n % 2) ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
+		show(sprintf("%-9s / %-6s median %10.1f ns/op  spread %.3f%%  (%d reps)", w[3], w[4], m, 100 * (v[n] - v[1]) / m, n))
+		next
+	}
+	/^BENCH-PROGRESS load / {
+		split($0, h, ":"); split(h[1], w, " "); n = split(h[2], v, " ")
+		for (i = 1; i <= n; i++) { split(v[i], f, "/"); vt[i] = f[2]; ld[i] = f[1]; ins = f[3] }
+		for (i = 2; i <= n; i++) for (j = i; j > 1 && vt[j - 1] + 0 > vt[j] + 0; j--) { t = vt[j]; vt[j] = vt[j - 1]; vt[j - 1] = t }
+		show(sprintf("load scx_%-6s verifier median %d us, %d insns verified (%d reps)", w[3], vt[int((n + 1) / 2)], ins, n))
+		next
+	}
+	/^BENCH-PROGRESS / { sub(/^BENCH-PROGRESS /, ""); show($0); next }
+	/^BENCH-ERROR / { show("ERROR: " substr($0, 13)); next }
+	/^run-qemu: / { show($0); next }'
+}
+
+run_variant() {
+	local v=$1 t=${tree[$1]}
+	{
+		rc=0
+		nice -n 10 "$repo/run-qemu.sh" --kernel "$t/arch/x86/boot/bzImage" \
+			--initrd "$work/$v/initramfs.cpio" --log "$logdir/bench-$v.log" \
+			"${qemu_opts[@]}" --append "$guest_args" 2>&1 || rc=$?
+		echo "$rc" >"$work/$v/qemu-rc"
+	} | progress "$v"
+}
+
+log "bench: booting ${variants[*]} (${qemu_opts[*]}; $guest_args; $BENCH_JOBS at a time)"
+pids=()
+for v in "${variants[@]}"; do
+	rm -f "$work/$v/qemu-rc"
+	if [ "$BENCH_JOBS" -ge 2 ]; then
+		run_variant "$v" &
+		pids+=($!)
+	else
+		run_variant "$v"
+	fi
+done
+for p in "${pids[@]}"; do wait "$p" || true; done
+
+# 3. Numbers out of the console logs (the block printed with printk held
+#    back), checked before anything is summarised.
+failed=0
+for v in "${variants[@]}"; do
+	rc=$(cat "$work/$v/qemu-rc" 2>/dev/null || echo missing)
+	raw="$RESULTS_DIR/raw-$v.txt"
+	tr -d '\r' <"$logdir/bench-$v.log" |
+		sed -n '/^BENCH-RESULTS-BEGIN$/,/^BENCH-RESULTS-END$/p' |
+		grep -E '^(run|load) ' >"$raw" || true
+	if [ "$rc" != 0 ]; then
+		warn "bench $v: guest failed (run-qemu exit $rc); console log: $logdir/bench-$v.log"
+		failed=1
+	fi
+	if [ ! -s "$raw" ]; then
+		warn "bench $v: no results in $logdir/bench-$v.log"
+		failed=1
+	fi
+done
+
+# 4. Report: tables, static count, plot.
+md="$RESULTS_DIR/results.md"
+elapsed=$(($(date +%s) - start))
+subtitle="$(date -u +%Y-%m-%d) | baseline $(basename "${tree[baseline]}") vs patched $(basename "${tree[patched]}") | reps $REPS (messaging $MSG_REPS)"
+summary_rc=0
+{
+	echo "# Benchmark results: baseline vs patched (kfunc masks removed)"
+	echo
+	echo "Taken $(date -u '+%Y-%m-%d %H:%M UTC') by \`make bench\` (bench/run.sh), ${elapsed}s of guest runs and image builds."
+	echo
+	echo "- kernels: \`${tree[baseline]##*/}\` (baseline, series none) and \`${tree[patched]##*/}\` (patched), same config and compiler"
+	echo "- QEMU: $(qemu-system-x86_64 --version | head -1), run-qemu.sh \`${qemu_opts[*]}\` (TCG, \`-icount shift=0,sleep=off\`, -cpu max)"
+	echo "- guest command line: \`$guest_args\`"
+	echo "- checkout: $(git -C "$repo" rev-parse --short HEAD 2>/dev/null || echo unknown)"
+	echo "- host: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')"
+	echo
+	"$here/summarize.sh" "$RESULTS_DIR/raw-baseline.txt" "$RESULTS_DIR/raw-patched.txt" \
+		"$RESULTS_DIR/plot.dat" || summary_rc=$?
+	echo
+	echo "Guest ns are instructions (\`-icount shift=0\`). Median of the repetitions;"
+	echo "spread = (max - min) / median; ratio = patched median / baseline median."
+	echo "Load time: bench/src/scx-load-time.c opens the scheduler's skeleton as the"
+	echo "scheduler does and times SCX_OPS_LOAD() (no attach); \"verifier time\" is the"
+	echo "sum of the verifier's own per-program figure (BPF_LOG_STATS), in guest us."
+	echo
+	echo "## Static instruction count of the changed paths"
+	echo
+	"$here/static-count.sh" "${tree[baseline]}/vmlinux" "${tree[patched]}/vmlinux"
+	echo
+	echo "![plot](results.svg)"
+} >"$md"
+[ "$summary_rc" = 0 ] || { warn "bench: some cells have no numbers (see $md)"; failed=1; }
+
+if [ -s "$RESULTS_DIR/plot.dat" ]; then
+	gnuplot -e "datafile='$RESULTS_DIR/plot.dat'; outfile='$RESULTS_DIR/results.svg'; subtitle='$subtitle'" \
+		"$here/plot.gp" || { warn "bench: gnuplot failed"; failed=1; }
+fi
+
+echo
+cat "$md"
+echo
+log "bench: results in $RESULTS_DIR (results.md, results.svg, raw-*.txt); console logs $logdir/bench-*.log"
+log "bench: took $(($(date +%s) - start))s"
+if [ "$failed" != 0 ]; then
+	echo "bench: FAILED: something broke (see the warnings above); numbers may be incomplete" >&2
+	exit 1
+fi

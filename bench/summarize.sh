@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# Raw guest results of both kernels -> markdown tables (stdout) and the data
+# file the plot reads.
+#
+# Raw lines (bench/guest/bench.sh):
+#   run <workload> <sched> <rep> <ns_per_op> <total_ns> <ops> <ctx_switches>
+#   load <sched> <rep> <load_ns> <verify_us> <insns> <progs>
+# Per cell: median, spread = (max - min) / median, ratio = patched median /
+# baseline median, and the ratio's range over all pairs of repetitions
+# (min patched / max baseline .. max patched / min baseline) for the plot.
+#
+# Exits 3 if a cell has no numbers for one of the kernels.
+#
+# Usage: bench/summarize.sh RAW_BASELINE RAW_PATCHED PLOT_DATA_OUT
+set -euo pipefail
+[ $# -eq 3 ] || { echo "usage: $0 RAW_BASELINE RAW_PATCHED PLOT_DATA_OUT" >&2; exit 64; }
+
+awk -v datf="$3" '
+function sortv(a, n,    i, j, t) {
+	for (i = 2; i <= n; i++)
+		for (j = i; j > 1 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
+}
+# stats(key): sets MED, MIN, MAX, N for the values collected under key.
+function stats(key,    n, i, a) {
+	n = cnt[key]
+	for (i = 1; i <= n; i++) a[i] = val[key, i]
+	sortv(a, n)
+	N = n; MIN = a[1]; MAX = a[n]
+	MED = (n % 2) ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+}
+function add(key, v) { val[key, ++cnt[key]] = v; if (!(key in seen)) { seen[key] = 1; order[++nkeys] = key } }
+function pct(x) { return sprintf("%.3f%%", 100 * x) }
+FNR == 1 { kern = (NR == 1) ? "baseline" : "patched" }
+$1 == "run" {
+	cell = $2 " " $3
+	add(kern SUBSEP cell SUBSEP "ns", $5)
+	add(kern SUBSEP cell SUBSEP "sw", $8 / $7)
+	if (!(cell in cseen)) { cseen[cell] = 1; cells[++ncells] = cell }
+}
+$1 == "load" {
+	add(kern SUBSEP $2 SUBSEP "load", $4)
+	add(kern SUBSEP $2 SUBSEP "verify", $5)
+	add(kern SUBSEP $2 SUBSEP "insns", $6)
+	if (!($2 in lseen)) { lseen[$2] = 1; lscheds[++nl] = $2 }
+}
+# row(cellkey, metric, label, extra): one table row for a metric (extra:
+# one more column, or "" for none) and one line of plot data labelled plot
+# (none if "").
+function row(cellkey, metric, label, extra, plot,    bm, bmin, bmax, bn, pm, pmin, pmax, pn, r) {
+	if (cnt["baseline" SUBSEP cellkey SUBSEP metric] == 0 || cnt["patched" SUBSEP cellkey SUBSEP metric] == 0) {
+		printf "| %s | missing | missing | | | | |%s\n", label, (extra == "" ? "" : " |")
+		missing++
+		return
+	}
+	stats("baseline" SUBSEP cellkey SUBSEP metric); bm = MED; bmin = MIN; bmax = MAX; bn = N
+	stats("patched" SUBSEP cellkey SUBSEP metric); pm = MED; pmin = MIN; pmax = MAX; pn = N
+	r = pm / bm
+	printf "| %s | %.1f | %.1f | **%.4f** | %+.1f | %s / %s | %d / %d |%s\n", label, bm, pm, r, pm - bm, \
+		pct((bmax - bmin) / bm), pct((pmax - pmin) / pm), bn, pn, (extra == "" ? "" : " " extra " |")
+	if (plot != "")
+		printf "\"%s\"\t%.4f\t%.4f\t%.4f\n", plot, 100 * (r - 1), 100 * (pmin / bmax - 1), 100 * (pmax / bmin - 1) >> datf
+}
+function med(k) { stats(k); return MED }
+END {
+	printf "" > datf
+	print "## Run time"
+	print ""
+	print "| workload / scheduler | baseline ns/op | patched ns/op | patched/baseline | patched - baseline | spread (baseline / patched) | reps | ctx switches/op |"
+	print "|---|---:|---:|---:|---:|---:|---:|---:|"
+	for (i = 1; i <= ncells; i++) {
+		split(cells[i], c, " ")
+		s = (c[2] == "fair") ? "fair (control)" : "scx_" c[2]
+		sw = sprintf("%.3f", med("baseline" SUBSEP cells[i] SUBSEP "sw"))
+		if (cnt["patched" SUBSEP cells[i] SUBSEP "sw"])
+			sw = sw " / " sprintf("%.3f", med("patched" SUBSEP cells[i] SUBSEP "sw"))
+		row(cells[i], "ns", c[1] " / " s, sw, c[1] "\\n" c[2])
+	}
+	if (nl) {
+		# gnuplot: the load-time cells are data set (index) 1.
+		printf "\n\n" >> datf
+		print ""
+		print "## Load time"
+		print ""
+		print "| load-time measure | baseline | patched | patched/baseline | patched - baseline | spread (baseline / patched) | reps |"
+		print "|---|---:|---:|---:|---:|---:|---:|"
+		for (i = 1; i <= nl; i++) {
+			s = lscheds[i]
+			row(s, "verify", "scx_" s ": verifier time, us (sum over programs)", "", "verifier\\n" s)
+			row(s, "load", "scx_" s ": whole skeleton load, guest ns", "", "load\\n" s)
+			row(s, "insns", "scx_" s ": verified insns", "", "")
+		}
+	}
+	if (missing)
+		exit 3
+}' "$1" "$2"
