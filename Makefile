@@ -7,6 +7,7 @@
 #   make kernel [BASELINE=1] [DEBUG=1]
 #   make shell             interactive guest shell
 #   make clean-cache       drop every cached tree, build and ccache
+#   make bench             baseline vs patched kernel benchmark (bench/run.sh)
 # See README.md.
 
 SHELL := /bin/bash
@@ -84,3 +85,11 @@ clean-cache:
 	@case "$(CACHE_DIR)" in ""|/|"$(HOME)"|"$(HOME)/") \
 		echo "refusing to remove CACHE_DIR='$(CACHE_DIR)'" >&2; exit 1;; esac
 	rm -rf "$(CACHE_DIR)"
+
+# Baseline vs patched, side by side (README.md, "Benchmark"): both kernels
+# and payloads through the rules above, then boot both and report.
+.PHONY: bench
+bench:
+	@$(MAKE) --no-print-directory payload BASELINE=1 DEBUG=
+	@$(MAKE) --no-print-directory payload BASELINE= DEBUG=
+	@bench/run.sh $(CACHE_DIR)/build/baseline $(CACHE_DIR)/build/patched
