@@ -22,7 +22,9 @@ while read -r p; do
 	# Fixed committer so the resulting tree does not depend on who builds.
 	if ! git -C "$tree" -c user.name=scx-kfilter -c user.email=scx-kfilter@localhost \
 		am --quiet "$(readlink -f "$p")" >"$tree/.scx-am.log" 2>&1; then
-		cat "$tree/.scx-am.log" >&2
+		# git's errors, without its advice on resolving (we abort instead).
+		grep -vE '^(hint:|When you have resolved|If you prefer to skip|To restore the original)' \
+			"$tree/.scx-am.log" >&2 || true
 		git -C "$tree" am --abort >/dev/null 2>&1 || true
 		die "patch $n '$(basename "$p")' ($p) does not apply to the pristine 6.12 tree; fix or rebase it (series: $series)"
 	fi

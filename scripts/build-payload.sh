@@ -25,6 +25,12 @@ repo=$(dirname "$here")
 tree=$(readlink -f "$1") variant=$2 out=$3
 [ -f "$tree/vmlinux" ] || die "$tree/vmlinux missing: build the kernel first (make kernel)"
 
+# Build the tools as if run by hand, not as a sub-make of our Makefile:
+# selftests' lib.mk only defaults OUTPUT to the source dir when MAKELEVEL is
+# 0, and an empty OUTPUT puts the runner and its build dir at /runner and
+# /build on the host.
+unset MAKELEVEL MAKEFLAGS MFLAGS MAKEOVERRIDES
+
 # The tools build in the tree; one payload build per tree at a time.
 exec 8>"$tree/.scx-payload.lock"
 flock 8
