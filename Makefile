@@ -32,9 +32,17 @@ VARIANT := $(KIND)$(if $(call yes,$(DEBUG)),-debug)
 TREE := $(CACHE_DIR)/build/$(VARIANT)
 BZIMAGE := $(TREE)/arch/x86/boot/bzImage
 PAYLOAD := $(TREE)/.scx-payload
-INITRD := $(TREE)/.scx-initramfs.cpio
+# The cache is shared by everyone on the machine: what one run boots and
+# logs (initramfs, console log) is private to that run, in its own dir.
+# Exported so the sub-makes of one `make check` agree on it.
+RUN_ID ?= $(shell date +%Y%m%d-%H%M%S)-$(shell echo $$PPID)
+export RUN_ID
+RUN_DIR := $(CACHE_DIR)/runs/$(VARIANT)-$(RUN_ID)
+INITRD := $(RUN_DIR)/initramfs.cpio
+CHECK_LOG := $(RUN_DIR)/console.log
+# <variant>-check.log / -shell.log here link to the latest run's log.
 LOG_DIR ?= $(CACHE_DIR)/logs
-CHECK_LOG := $(LOG_DIR)/$(VARIANT)-check.log
+KEEP_RUNS ?= 10
 
 # --- Guest run knobs.
 QEMU_TIMEOUT ?= 1200
@@ -48,7 +56,7 @@ GUEST_APPEND ?=
 all: check
 
 help:
-	@sed -n '1,12p' Makefile
+	@sed -n '1,/^$$/p' Makefile
 
 deps:
 	@scripts/install-deps.sh
@@ -59,8 +67,10 @@ kernel: deps
 payload: kernel
 	@scripts/build-payload.sh $(TREE) $(KIND) $(PAYLOAD)
 
+# Under the payload's lock: a concurrent run may be restaging it.
 initramfs: payload
-	@initramfs/build-initramfs.sh $(TREE) $(INITRD) $(PAYLOAD)
+	@mkdir -p $(RUN_DIR)
+	@flock $(PAYLOAD).lock initramfs/build-initramfs.sh $(TREE) $(INITRD) $(PAYLOAD)
 
 # Both kernels by default: the patched one is what we test, the baseline
 # shows the same negative programs caught only at run time there (the
@@ -85,9 +95,11 @@ check:
 # The report runs even when the guest failed (it says how); a failed build
 # still ends in a KTAP document and the "N passed, N failed" line.
 check-one:
-	@mkdir -p $(LOG_DIR); rm -f $(CHECK_LOG)
+	@mkdir -p $(LOG_DIR)
+	@ls -1dt $(CACHE_DIR)/runs/$(VARIANT)-2* 2>/dev/null | tail -n +$(KEEP_RUNS) | xargs -r rm -rf
 	@if $(MAKE) --no-print-directory initramfs; then \
 		rc=0; \
+		ln -sfn $(CHECK_LOG) $(LOG_DIR)/$(VARIANT)-check.log; \
 		./run-qemu.sh --kernel $(BZIMAGE) --initrd $(INITRD) \
 			--log $(CHECK_LOG) --timeout $(QEMU_TIMEOUT) \
 			--append "scx.payload=check $(GUEST_APPEND)" $(QEMU_ARGS) || rc=$$?; \
@@ -98,9 +110,9 @@ check-one:
 	fi
 
 shell: initramfs
-	@mkdir -p $(LOG_DIR)
+	@mkdir -p $(LOG_DIR); ln -sfn $(RUN_DIR)/shell.log $(LOG_DIR)/$(VARIANT)-shell.log
 	./run-qemu.sh --interactive --kernel $(BZIMAGE) --initrd $(INITRD) \
-		--log $(LOG_DIR)/$(VARIANT)-shell.log \
+		--log $(RUN_DIR)/shell.log \
 		--append "scx.payload=shell $(GUEST_APPEND)" $(QEMU_ARGS)
 
 clean-cache:
