@@ -54,8 +54,9 @@ i=0
 while read -r p; do
 	i=$((i + 1))
 	name=$(basename "$p" .patch)
+	p=$(readlink -f "$p")
 	if git -C "$dir" -c user.name=scx-kfilter -c user.email=scx-kfilter@localhost \
-		am --quiet "$(readlink -f "$p")" >"$dir/.scx-am.log" 2>&1; then
+		am --quiet "$p" >"$dir/.scx-am.log" 2>&1; then
 		result OK "am:$name"
 	else
 		result FAIL "am:$name" "$(cat "$dir/.scx-am.log")"
@@ -63,14 +64,18 @@ while read -r p; do
 		break
 	fi
 
-	cp=$(cd "$dir" && ./scripts/checkpatch.pl --strict --no-tree -q \
-		--no-summary "$(readlink -f "$p")" 2>&1 || true)
-	if grep -qE '^(ERROR|WARNING):' <<<"$cp"; then
-		result FAIL "checkpatch:$name" "$cp"
+	# The summary line is the verdict: no line (checkpatch did not run or
+	# found no patch) is a failure, not a pass.
+	cp=$(cd "$dir" && ./scripts/checkpatch.pl --strict --no-tree \
+		"$p" 2>&1 || true)
+	total=$(grep -E '^total: [0-9]+ errors, [0-9]+ warnings' <<<"$cp" || true)
+	if [ -z "$total" ] || ! grep -qE '^total: 0 errors, 0 warnings' <<<"$total"; then
+		result FAIL "checkpatch:$name" "${cp:-checkpatch printed nothing}"
 	else
 		# --strict CHECKs are reported, not fatal.
 		result OK "checkpatch:$name"
-		[ -z "$cp" ] || sed 's/^/# /' <<<"$cp"
+		echo "# $total"
+		grep -E '^CHECK:' <<<"$cp" | sed 's/^/# /' || true
 	fi
 
 	start=$(date +%s)
