@@ -21,21 +21,27 @@ shift 2
 frags=("$@")
 
 mkdir -p "$CACHE_DIR/build"
-# One kernel build at a time per cache (the machine has 2 shared cores, and
-# concurrent runs would fight over the same build dirs).
-exec 9>"$CACHE_DIR/build/.lock"
-if ! flock -n 9; then
-	log "another kernel build holds $CACHE_DIR/build/.lock; waiting"
-	flock 9
-fi
 
+# The build dir for the current inputs.
 pristine=$("$here/prepare-tree.sh")
 manifest=$("$here/kernel-key.sh" "$(basename "$pristine")" "$series" "${frags[@]}")
 key=$(sha256sum <<<"$manifest" | cut -c1-12)
 dir="$CACHE_DIR/build/$variant-$key"
 stamp="$dir/.scx-built"
+built() { [ -f "$stamp" ] && [ -f "$dir/arch/x86/boot/bzImage" ]; }
 
-if [ -f "$stamp" ] && [ -f "$dir/arch/x86/boot/bzImage" ]; then
+# One kernel build at a time per cache (the machine has 2 shared cores, and
+# concurrent runs would fight over the same build dirs). A finished build
+# never changes, so an up-to-date kernel does not wait for the lock.
+if ! built; then
+	exec 9>"$CACHE_DIR/build/.lock"
+	if ! flock -n 9; then
+		log "another kernel build holds $CACHE_DIR/build/.lock; waiting"
+		flock 9
+	fi
+fi
+
+if built; then
 	log "kernel $variant: up to date ($dir)"
 else
 	log "kernel $variant: building in $dir (key $key)"
@@ -59,7 +65,7 @@ else
 		die "kernel build failed for $variant; full log: $dir/.scx-build.log"
 	secs=$(($(date +%s) - start))
 	printf '%s\nbuild_seconds %s\n' "$manifest" "$secs" >"$stamp"
-	log "kernel $variant: built in ${secs}s ($(ccache -s 2>/dev/null | grep -iE '^ *hits' | head -1 | tr -s ' ' || true))"
+	log "kernel $variant: built in ${secs}s (ccache, all builds so far:$(ccache -s 2>/dev/null | grep -iE '^ *hits' | head -1 | tr -s ' ' || true))"
 
 	# Keep the cache bounded: drop older builds of this variant, keeping
 	# the previous one (cheap to go back to after an experiment).

@@ -40,6 +40,14 @@ if [ -f "$stamp" ] && [ -d "$pristine/.git" ]; then
 	exit 0
 fi
 
+# Concurrent first runs: one extracts, the others wait and reuse it.
+exec 7>"$pristine.lock"
+flock 7
+if [ -f "$stamp" ] && [ -d "$pristine/.git" ]; then
+	echo "$pristine"
+	exit 0
+fi
+
 log "extracting $KERNEL_TARBALL into $pristine (once; takes a minute or two)"
 # Extract into a temporary sibling and rename at the end, so an interrupted
 # run never leaves a half tree that looks complete.
