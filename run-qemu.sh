@@ -155,6 +155,10 @@ if [ "$interactive" = 1 ]; then
 else
 	"${qemu[@]}" </dev/null &
 	qpid=$!
+	# If we are interrupted or killed, do not leave QEMU running.
+	trap 'kill "$qpid" 2>/dev/null || true' EXIT
+	trap 'exit 130' INT
+	trap 'exit 143' TERM
 	# Poll instead of `timeout`: stop early once the guest is done or
 	# dead, and give a guest that printed its marker a moment to reboot.
 	marker_at=0
