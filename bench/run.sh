@@ -140,6 +140,19 @@ for v in "${variants[@]}"; do
 	fi
 done
 
+# btf_layout TREE: one line: the number of BTF types and the ids of a few
+# sched_ext types in TREE's vmlinux (bpftool from TREE's payload build).
+btf_layout() {
+	local bt="$1/tools/bpf/bpftool/bpftool"
+	[ -x "$bt" ] || { echo "(no bpftool in $1)"; return 0; }
+	"$bt" btf dump file "$1/vmlinux" 2>/dev/null | awk '
+		/^\[/ { n++ }
+		/^\[[0-9]+\] (STRUCT .sched_ext_ops.|FUNC .scx_bpf_dispatch.|FUNC .scx_bpf_consume.) / {
+			gsub(/'"'"'/, "", $3); ids = ids sprintf(", %s %s", $3, $1)
+		}
+		END { printf "%d types%s\n", n, ids }'
+}
+
 # 4. Report: tables, static count, plot.
 md="$RESULTS_DIR/results.md"
 elapsed=$(($(date +%s) - start))
@@ -164,6 +177,15 @@ summary_rc=0
 	echo "Load time: bench/src/scx-load-time.c opens the scheduler's skeleton as the"
 	echo "scheduler does and times SCX_OPS_LOAD() (no attach); \"verifier time\" is the"
 	echo "sum of the verifier's own per-program figure (BPF_LOG_STATS), in guest us."
+	echo
+	echo "Where each kernel's BTF puts the sched_ext types (libbpf resolves every"
+	echo "kfunc extern by a linear scan of the vmlinux BTF, so the whole-load time"
+	echo "moves with these ids; pahole's type order differs from build to build"
+	echo "even for the same source):"
+	echo
+	for v in "${variants[@]}"; do
+		btf_layout "${tree[$v]}" | sed "s/^/- $v: /"
+	done
 	echo
 	echo "## Static instruction count of the changed paths"
 	echo
