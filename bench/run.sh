@@ -196,7 +196,9 @@ summary_rc=0
 [ "$summary_rc" = 0 ] || { warn "bench: some cells have no numbers (see $md)"; failed=1; }
 
 if [ -s "$RESULTS_DIR/plot.dat" ]; then
-	gnuplot -e "datafile='$RESULTS_DIR/plot.dat'; outfile='$RESULTS_DIR/results.svg'; subtitle='$subtitle'" \
+	haveload=0
+	grep -q '^load ' "$RESULTS_DIR/raw-baseline.txt" && haveload=1
+	gnuplot -e "datafile='$RESULTS_DIR/plot.dat'; outfile='$RESULTS_DIR/results.svg'; subtitle='$subtitle'; haveload=$haveload" \
 		"$here/plot.gp" || { warn "bench: gnuplot failed"; failed=1; }
 fi
 
