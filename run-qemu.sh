@@ -50,7 +50,7 @@ understood splats listed in scripts/known-splats.txt are only noted.
 USAGE
 }
 
-kernel="" initrd="" append="" logf="./qemu-console.log" timeout=600
+kernel="" initrd="" append="" why="" logf="./qemu-console.log" timeout=600
 smp=2 memory=2G accel=auto icount=0 interactive=0
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -96,11 +96,13 @@ kvm_works() {
 	fi
 	local plog ok=no
 	plog=$(mktemp)
-	timeout -k 2 15 qemu-system-x86_64 -accel kvm -cpu "$KVM_CPU" -m 256M -smp 1 \
+	# The group's redirection also catches bash's "Aborted" report of a
+	# QEMU that dies on SIGABRT (the MSR assertion).
+	{ timeout -k 2 15 qemu-system-x86_64 -accel kvm -cpu "$KVM_CPU" -m 256M -smp 1 \
 		-nodefaults -no-user-config -display none -no-reboot \
 		-serial "file:$plog" -kernel "$kernel" \
 		-append "console=ttyS0 panic=-1 root=/dev/scx-kvm-probe" \
-		</dev/null >/dev/null 2>&1 || true
+		</dev/null >/dev/null 2>&1 || true; } 2>/dev/null
 	grep -q "Linux version" "$plog" && ok=yes
 	rm -f "$plog"
 	mkdir -p "$CACHE_DIR" && echo "$ok" >"$cache"
@@ -115,8 +117,17 @@ kvm)
 	}
 	;;
 auto)
-	if [ "$icount" = 0 ] && kvm_works; then accel=kvm; else accel=tcg; fi
+	if [ "$icount" = 1 ]; then
+		why="--icount needs TCG"
+		accel=tcg
+	elif kvm_works; then
+		accel=kvm
+	else
+		why="KVM probe failed: no usable /dev/kvm, or QEMU could not boot the kernel with it"
+		accel=tcg
+	fi
 	;;
+tcg) why="--accel tcg" ;;
 esac
 
 if [ "$accel" = kvm ]; then
@@ -125,10 +136,10 @@ if [ "$accel" = kvm ]; then
 elif [ "$icount" = 1 ]; then
 	# icount needs the single-threaded TCG.
 	accel_args=(-accel tcg,thread=single -cpu max -icount shift=0,sleep=off)
-	log "qemu: using TCG with -icount shift=0,sleep=off (KVM not used)"
+	log "qemu: using TCG with -icount shift=0,sleep=off (${why:-})"
 else
 	accel_args=(-accel tcg,thread=multi -cpu max)
-	log "qemu: using TCG (KVM unavailable or not requested)"
+	log "qemu: using TCG (${why:-})"
 fi
 
 cmdline="console=ttyS0,115200 panic=-1 $append"
