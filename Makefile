@@ -44,8 +44,9 @@ CHECK_LOG := $(RUN_DIR)/console.log
 LOG_DIR ?= $(CACHE_DIR)/logs
 KEEP_RUNS ?= 10
 
-# --- Guest run knobs.
-QEMU_TIMEOUT ?= 1200
+# --- Guest run knobs. The debug kernel (KASAN, lockdep) runs the suite
+# several times slower under TCG.
+QEMU_TIMEOUT ?= $(if $(call yes,$(DEBUG)),3600,1200)
 # Extra run-qemu.sh options (e.g. --accel tcg --smp 4) and kernel cmdline
 # (e.g. scx.suites=selftest).
 QEMU_ARGS ?=
