@@ -44,9 +44,11 @@ Exit status:
   76    RCU stall
   77    hung task or soft/hard lockup
   78    timeout: no exit marker within --timeout seconds
+  79    sched_ext stall: the watchdog ejected a BPF scheduler
 A splat wins over the guest status: a run that printed a WARNING and then
 exited 0 still exits 73. Splat patterns: scripts/splat-patterns.txt; known,
-understood splats listed in scripts/known-splats.txt are only noted.
+understood splats listed in scripts/known-splats.txt, and those a test
+provokes on purpose (scripts/expected-splats.txt), are only noted.
 USAGE
 }
 
@@ -202,9 +204,14 @@ if [ -n "$known" ]; then
 	printf '\nrun-qemu: note: %s known splat(s) ignored (scripts/known-splats.txt): %s\n' \
 		"$(wc -l <<<"$known")" "$(cut -f2 <<<"$known" | sort -u | paste -sd';' -)"
 fi
+expected=$("$here/scripts/detect-splat.sh" --expected "$logf")
+if [ -n "$expected" ]; then
+	printf '\nrun-qemu: note: %s splat line(s) provoked on purpose by a test (scripts/expected-splats.txt): %s\n' \
+		"$(wc -l <<<"$expected")" "$(cut -f2 <<<"$expected" | sort -u | paste -sd';' -)"
+fi
 if splat=$("$here/scripts/detect-splat.sh" "$logf"); then
-	IFS=$'\t' read -r line code kind advice text <<<"$splat"
-	status_line "FAIL (exit $code): $kind at $logf:$line: ${text#*] } -- $advice"
+	IFS=$'\t' read -r line code kind advice test text <<<"$splat"
+	status_line "FAIL (exit $code): $kind at $logf:$line while running $test: ${text#*] } -- $advice"
 	exit "$code"
 fi
 marker=$(tr -d '\r' <"$logf" | sed -n 's/.*SCX-GUEST-EXIT: \([0-9][0-9]*\).*/\1/p' | tail -1)

@@ -8,7 +8,10 @@
 # renumbered, and followed by host-side verdicts: results were reported,
 # the guest reached its exit marker with status 0, and the console is free
 # of kernel splats (scripts/splat-patterns.txt; known ones listed in
-# scripts/known-splats.txt are reported as a SKIP instead).
+# scripts/known-splats.txt are reported as a SKIP instead, and splats a
+# test provokes on purpose, scripts/expected-splats.txt, as a note). The
+# first splat's console block and the test that was running follow the
+# results as "# " lines.
 #
 # The last line is "N passed, N failed" (", N skipped" if any). A SKIP is
 # counted as skipped, never as passed. Exit 0 only if nothing failed.
@@ -30,6 +33,7 @@ while [ $# -gt 0 ]; do
 done
 
 results=() # "ok|not ok<TAB>name and directive"
+notes=()   # diagnostic lines printed after the results (the first splat)
 add() { results+=("$1"$'\t'"$2"); }
 
 if [ -n "$stage_failed" ]; then
@@ -83,9 +87,15 @@ else
 		whys=$(cut -f2 <<<"$known" | sort | uniq -c | sed 's/^ *\([0-9]*\) /\1x /' | paste -sd';' -)
 		add "ok" "host:known-splats # SKIP $(wc -l <<<"$known") known splat(s) ignored: $whys"
 	fi
+	expected=$("$here/detect-splat.sh" --expected "$log")
+	if [ -n "$expected" ]; then
+		notes+=("$(wc -l <<<"$expected") splat line(s) provoked on purpose (scripts/expected-splats.txt): $(cut -f2 <<<"$expected" | sort -u | paste -sd';' -)")
+	fi
 	if splat=$("$here/detect-splat.sh" "$log"); then
-		IFS=$'\t' read -r line _code kind _advice text <<<"$splat"
-		add "not ok" "host:console-free-of-splats # $kind at $log:$line: ${text#*] }"
+		IFS=$'\t' read -r line _code kind _advice test text <<<"$splat"
+		add "not ok" "host:console-free-of-splats # $kind at $log:$line while running $test: ${text#*] }"
+		mapfile -t report < <("$here/detect-splat.sh" --report "$log" || true)
+		notes+=("${report[@]}")
 	else
 		add "ok" "host:console-free-of-splats"
 	fi
@@ -105,6 +115,9 @@ for r in "${results[@]}"; do
 	else
 		failed=$((failed + 1))
 	fi
+done
+for l in "${notes[@]}"; do
+	printf '# %s\n' "$l"
 done
 summary="$passed passed, $failed failed"
 [ "$skipped" -eq 0 ] || summary="$summary, $skipped skipped"

@@ -1,0 +1,20 @@
+# Host-side test helpers (sourced by tests/harness/*.test.sh): one KTAP
+# result line per check, numbered per file; run.sh renumbers and sums.
+# A skip is printed as a skip, never as a pass.
+_n=0
+_failed=0
+ok() { _n=$((_n + 1)) && echo "ok $_n $1"; }
+not_ok() { # not_ok NAME [WHY...]: WHY lines become diagnostics
+	_n=$((_n + 1)) _failed=$((_failed + 1))
+	local name=$1
+	shift
+	[ $# -eq 0 ] || printf '%s\n' "$@" | sed 's/^/# /'
+	echo "not ok $_n $name"
+}
+skip() { _n=$((_n + 1)) && echo "ok $_n $1 # SKIP $2"; }
+check() { # check NAME WHY CMD...: ok if CMD succeeds
+	local name=$1 why=$2
+	shift 2
+	if "$@"; then ok "$name"; else not_ok "$name" "$why"; fi
+}
+done_testing() { [ "$_failed" -eq 0 ]; }

@@ -1,0 +1,217 @@
+#!/usr/bin/env bash
+# scripts/detect-splat.sh on synthetic console logs (host only, ~2 s):
+# every pattern of scripts/splat-patterns.txt fires on the kernel's own
+# wording and is classified as its kind; boot banners and userspace
+# look-alikes do not fire; known and expected splats are set aside; the
+# report names the test that was running and prints the whole block.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+. "$here/lib.sh"
+detect=$top/scripts/detect-splat.sh
+patterns=$top/scripts/splat-patterns.txt
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# Lines a healthy debug kernel and the suites print (must not fire).
+cat >"$tmp/noise" <<'X'
+[    0.000000] kasan: KernelAddressSanitizer initialized
+[    0.000000] Lock dependency validator: Copyright (c) 2006 Red Hat, Inc., Ingo Molnar
+[    0.000000] ... MAX_LOCKDEP_SUBCLASSES:  8
+[    0.000000] ... MAX_LOCKDEP_CHAINS:      131072
+[    0.010000] rcu: Preemptible hierarchical RCU implementation.
+[    0.010000] rcu: 	RCU CPU stall warnings timeout set to 21 (rcu_cpu_stall_timeout).
+[    0.020000] Running RCU synchronous self tests
+[    0.500000] watchdog: Delayed init of the lockup detector failed: -19
+init: 6.12.118+, 2 CPUs, payload 'check'
+# suite: 20-scx-selftests
+[    1.679944] sched_ext: BPF scheduler "create_dsq" enabled
+[    1.876060] sched_ext: BPF scheduler "enq_last_no_enq_fails" disabled (runtime error)
+[    1.876574] sched_ext: enq_last_no_enq_fails: SCX_OPS_ENQ_LAST requires ops.enqueue() to be implemented
+[    1.900000] sched_ext: BPF scheduler "simple" disabled (unregistered from user space)
+  runner| [SCX_BUG] create_dsq.c:45 (this is userspace output)
+  runner| ERR: runnable task stall test expected a stall
+  runner| ok 1 create_dsq # 
+# sched:scx_qmap-t ... EXIT: runnable task stall (qmap[88] failed to run for 5.1s)
+  scx_simple| WARNING: userspace said WARNING: CPU: 1 PID: 2 without a kernel prefix? no, it has one
+X
+# The last line above is a userspace line that does contain kernel-like
+# wording; drop it from the noise (it would rightly fire) and keep it as
+# evidence that patterns are wording-based, not origin-based.
+sed -i '$d' "$tmp/noise"
+
+log_with() { # log_with FILE LINE...: noise, the lines, a result line
+	{
+		cat "$tmp/noise"
+		printf '%s\n' "$@"
+		echo "ok 2 some-test"
+	} >"$1"
+}
+
+# KIND|a console line in the kernel's own wording (from 6.12 sources).
+while IFS='|' read -r want line; do
+	[ -n "$want" ] || continue
+	log_with "$tmp/log" "$line"
+	got=$("$detect" "$tmp/log" || true)
+	kind=$(cut -f3 <<<"$got")
+	short=$(sed 's/^\[[ 0-9.]*\] //' <<<"$line" | cut -c1-50 | tr ' ' '_')
+	if [ "$kind" = "$want" ]; then
+		ok "fires:$short"
+		echo "$want" >>"$tmp/covered"
+	else
+		not_ok "fires:$short" "want kind '$want', got '${kind:-no splat}' for: $line"
+	fi
+done <<'X'
+lockdep report|[   12.000001] WARNING: possible circular locking dependency detected
+lockdep report|[   12.000001] WARNING: possible recursive locking detected
+lockdep report|[   12.000001] WARNING: inconsistent lock state
+lockdep report|[   12.000001] WARNING: suspicious RCU usage
+lockdep report|[   12.000001] WARNING: possible irq lock inversion dependency detected
+lockdep report|[   12.000001] WARNING: bad unlock balance detected!
+lockdep report|[   12.000001] WARNING: held lock freed!
+lockdep report|[   12.000001] WARNING: lock held when returning to user space!
+lockdep report|[   12.000001] WARNING: HARDIRQ-safe -> HARDIRQ-unsafe lock order detected
+lockdep report|[   12.000001] WARNING: Nested lock was not taken
+lockdep report|[   12.000001] BUG: sleeping function called from invalid context at kernel/locking/mutex.c:585
+lockdep report|[   12.000001] BUG: scheduling while atomic: runner/123/0x00000002
+lockdep report|[   12.000001] BUG: using smp_processor_id() in preemptible [00000000] code: scx_simple/77
+lockdep report|[   12.000001] BUG: using __this_cpu_read() in preemptible [00000000] code: runner/9
+lockdep report|[   12.000001] BUG: MAX_LOCKDEP_CHAINS too low!
+lockdep report|[   12.000001] BUG: MAX_STACK_TRACE_ENTRIES too low!
+lockdep report|[   12.000001] DEBUG_LOCKS_WARN_ON(1)
+KASAN/KFENCE/UBSAN report|[   12.000001] BUG: KASAN: slab-use-after-free in scx_ops_disable_workfn+0x1a/0x2b0
+KASAN/KFENCE/UBSAN report|[   12.000001] BUG: KASAN: global-out-of-bounds in bpf_check+0x10/0x20
+KASAN/KFENCE/UBSAN report|[   12.000001] BUG: KFENCE: out-of-bounds read in foo+0x1/0x2
+KASAN/KFENCE/UBSAN report|[   12.000001] UBSAN: array-index-out-of-bounds in kernel/sched/ext.c:123:4
+kernel Oops|[   12.000001] Oops: general protection fault, probably for non-canonical address 0xdffffc0000000000: 0000 [#1] PREEMPT SMP KASAN
+kernel Oops|[   12.000001] BUG: kernel NULL pointer dereference, address: 0000000000000008
+kernel Oops|[   12.000001] BUG: unable to handle page fault for address: ffffc90000000000
+hung task or lockup|[   12.000001] INFO: task kworker/u4:1:45 blocked for more than 61 seconds.
+hung task or lockup|[   12.000001] watchdog: BUG: soft lockup - CPU#1 stuck for 22s! [runner:88]
+hung task or lockup|[   12.000001] BUG: workqueue lockup - pool cpus=0 node=0 flags=0x0 nice=0 stuck for 31s!
+kernel BUG|[   12.000001] kernel BUG at kernel/sched/ext.c:1234!
+kernel BUG|[   12.000001] BUG: Bad page state in process runner  pfn:01234
+RCU stall|[   12.000001] rcu: INFO: rcu_preempt detected stalls on CPUs/tasks:
+RCU stall|[   12.000001] rcu: INFO: rcu_preempt self-detected stall on CPU
+RCU stall|[   12.000001] rcu: INFO: rcu_sched detected expedited stalls on CPUs/tasks: { 1-... } 21 jiffies s: 123 root: 0x2/.
+RCU stall|[   12.000001] INFO: rcu_tasks_trace detected stalls on tasks:
+sched_ext stall|[   12.000001] sched_ext: BPF scheduler "qmap" disabled (runnable task stall)
+sched_ext stall|[   12.000001] sched_ext: qmap: kworker/1:1[45] failed to run for 6.024s
+sched_ext stall|[   12.000001] sched_ext: simple: watchdog failed to check in for 5.004s
+list or refcount corruption|[   12.000001] list_add corruption. prev->next should be next (ffff888003c1e0d8), but was 0000000000000000. (prev=ffff888003c1e0d8).
+list or refcount corruption|[   12.000001] list_del corruption, ffff888003c1e0d8->next is LIST_POISON1 (dead000000000100)
+list or refcount corruption|[   12.000001] refcount_t: underflow; use-after-free.
+list or refcount corruption|[   12.000001] refcount_t: addition on 0; use-after-free.
+kernel WARNING|[   12.000001] WARNING: CPU: 1 PID: 88 at kernel/sched/ext.c:1234 scx_ops_enable+0x1/0x2
+kernel WARNING|[   12.000001] WARNING: at kernel/sched/core.c:1 foo+0x0/0x1
+kernel panic|[   12.000001] Kernel panic - not syncing: Attempted to kill init! exitcode=0x00000000
+X
+
+# Every kind in splat-patterns.txt was seen firing above: a pattern line
+# without a sample is untested.
+while IFS=';' read -r code kind _; do
+	case "$code" in '' | '#'*) continue ;; esac
+	check "covered:$(tr ' /' '__' <<<"$kind")" "no sample above fires '$kind': add one" \
+		grep -qxF "$kind" "$tmp/covered"
+done <"$patterns"
+
+# The detector is what makes these pass: without the lockdep line, the
+# lockdep sample is no longer a lockdep report (guards against a test that
+# cannot fail).
+grep -v '^74;' "$patterns" >"$tmp/patterns-no-lockdep"
+log_with "$tmp/log" "[   12.000001] WARNING: possible circular locking dependency detected"
+got=$(SPLAT_PATTERNS=$tmp/patterns-no-lockdep "$detect" "$tmp/log" | cut -f3 || true)
+check "meta:removing-a-pattern-is-noticed" "lockdep sample still classified as lockdep without its pattern" \
+	test "$got" != "lockdep report"
+
+# A clean log (boot banners, normal sched_ext lines, userspace look-alikes).
+log_with "$tmp/log"
+rc=0 && out=$("$detect" "$tmp/log") || rc=$?
+check "clean-log-is-clean" "exit $rc, want 1; found: $out" test "$rc" = 1
+
+rc=0 && "$detect" "$tmp/no-such-log" 2>/dev/null || rc=$?
+check "missing-log-is-an-error" "exit $rc, want 2" test "$rc" = 2
+
+# The earliest splat wins; on one line, the specific pattern wins.
+log_with "$tmp/log" "[    5.0] WARNING: CPU: 0 PID: 1 at kernel/a.c:1 a+0x0/0x1" \
+	"[    6.0] BUG: KASAN: use-after-free in b+0x0/0x1"
+check "earliest-splat-wins" "got: $("$detect" "$tmp/log" | cut -f3)" \
+	test "$("$detect" "$tmp/log" | cut -f3)" = "kernel WARNING"
+
+# Known splats (known-splats.txt) do not fail a run, and are listed.
+known="[   30.0] WARNING: CPU: 1 PID: 0 at kernel/sched/deadline.c:428 task_non_contending+0x1/0x2"
+log_with "$tmp/log" "$known"
+rc=0 && "$detect" "$tmp/log" >/dev/null || rc=$?
+check "known-splat-ignored" "exit $rc, want 1" test "$rc" = 1
+check "known-splat-listed" "--known lists nothing" \
+	test "$("$detect" --known "$tmp/log" | wc -l)" = 1
+
+# A test that stalls a task on purpose (expected-splats.txt): set aside
+# during that test only.
+stall=('[   40.0] sched_ext: BPF scheduler "qmap" disabled (runnable task stall)'
+	'[   40.0] sched_ext: qmap: kworker/1:1[45] failed to run for 6.024s')
+{
+	cat "$tmp/noise"
+	echo "# suite: 40-sched-load"
+	echo "ok 1 sched:scx_qmap-e"
+	printf '%s\n' "${stall[@]}"
+	echo "ok 2 sched:scx_qmap-t"
+} >"$tmp/log"
+rc=0 && out=$("$detect" "$tmp/log") || rc=$?
+check "expected-stall-ignored" "exit $rc, want 1: $out" test "$rc" = 1
+check "expected-stall-listed" "--expected did not list 2 lines" \
+	test "$("$detect" --expected "$tmp/log" | wc -l)" = 2
+sed -i 's/sched:scx_qmap-t$/sched:scx_simple/' "$tmp/log"
+got=$("$detect" "$tmp/log" || true)
+check "unexpected-stall-fails" "got '$got'" \
+	test "$(cut -f2,3,5 <<<"$got")" = $'79\tsched_ext stall\t40-sched-load / sched:scx_simple'
+
+# The report: which test was running, and the whole block (lockdep's
+# header line above the WARNING, up to the end of the report).
+{
+	cat "$tmp/noise"
+	echo "  runner| ok 2 dsp_local_on # "
+	cat <<'X'
+[   50.000000] ======================================================
+[   50.000001] WARNING: possible circular locking dependency detected
+[   50.000002] 6.12.118+ #1 Not tainted
+[   50.000003] ------------------------------------------------------
+[   50.000004] runner/77 is trying to acquire lock:
+[   50.000005] ffffffff8300 (scx_fork_rwsem){++++}-{0:0}, at: scx_ops_enable+0x10/0x20
+[   50.000006] 
+[   50.000007] but task is already holding lock:
+[   50.000008] ffffffff8400 (cpu_hotplug_lock){++++}-{0:0}, at: scx_ops_enable+0x8/0x20
+X
+	echo "  runner| ok 3 exit # "
+	echo "# suite: selftests"
+} >"$tmp/log"
+"$detect" --report "$tmp/log" >"$tmp/report" || true
+check "report-names-running-test" "$(cat "$tmp/report")" \
+	grep -qx 'test running: 20-scx-selftests / exit (its result line is the next one after the splat)' "$tmp/report"
+check "report-names-last-finished" "$(cat "$tmp/report")" \
+	grep -qx 'last test finished before it: dsp_local_on' "$tmp/report"
+check "report-block-has-header-and-chain" "$(cat "$tmp/report")" \
+	bash -c 'grep -q "======" "$1" && grep -q "but task is already holding lock" "$1"' _ "$tmp/report"
+check "report-block-stops-at-next-suite" "$(cat "$tmp/report")" \
+	bash -c '! grep -q "# suite: selftests" "$1"' _ "$tmp/report"
+
+# A WARNING block ends at "---[ end trace".
+{
+	cat "$tmp/noise"
+	cat <<'X'
+[   60.000000] ------------[ cut here ]------------
+[   60.000001] WARNING: CPU: 0 PID: 9 at kernel/sched/ext.c:99 foo+0x0/0x1
+[   60.000002] Call Trace:
+[   60.000003]  <TASK>
+[   60.000004]  foo+0x0/0x1
+[   60.000005]  </TASK>
+[   60.000006] ---[ end trace 0000000000000000 ]---
+[   60.000007] after the block
+X
+	echo "ok 9 the-test"
+} >"$tmp/log"
+"$detect" --report "$tmp/log" >"$tmp/report" || true
+check "report-block-warning" "$(cat "$tmp/report")" \
+	bash -c 'grep -q "cut here" "$1" && grep -q "end trace" "$1" && ! grep -q "after the block" "$1" && grep -q "test running: .*the-test" "$1"' _ "$tmp/report"
+
+done_testing
