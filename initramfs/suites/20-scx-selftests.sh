@@ -18,10 +18,14 @@ raw=/tmp/scx-selftests.out
 # again by every child (duplicated result lines).
 linebuf=""
 command -v stdbuf >/dev/null && linebuf="stdbuf -oL -eL"
-$linebuf runner >"$raw" 2>&1
-runner_rc=$?
-# Raw output to the console via stderr (not collected as results).
-sed 's/^/  runner| /' "$raw" >&2
+# Raw output to the console via stderr (not collected as results), live:
+# a kernel splat then sits next to the test that caused it, and the host
+# can name that test (scripts/detect-splat.sh).
+{
+	$linebuf runner 2>&1
+	echo $? >"$raw.rc"
+} | tee "$raw" | sed 's/^/  runner| /' >&2
+runner_rc=$(cat "$raw.rc")
 
 # "ok 3 name # " or "ok 3 name # SKIP " or "not ok 3 name # "
 seen=""
