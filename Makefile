@@ -86,12 +86,21 @@ check:
 		echo "==> check: $$k kernel" >&2; \
 		$(MAKE) --no-print-directory check-one BASELINE=$$b | tee -a $$sums || rc=1; \
 	done; \
-	echo; echo "# totals over: $(KERNELS)"; \
+	echo "==> check: harness tests (tests/harness)" >&2; \
+	HARNESS_KERNEL=$(BZIMAGE) tests/harness/run.sh | tee -a $$sums || rc=1; \
+	echo; echo "# totals over: $(KERNELS) and the harness tests"; \
 	grep -E '^[0-9]+ passed, [0-9]+ failed' $$sums | awk -F'[ ,]+' \
 		'{ p += $$1; f += $$3; s += ($$5 == "" ? 0 : $$5) } \
 		END { printf "%d passed, %d failed", p, f; if (s) printf ", %d skipped", s; print ""; exit (f > 0) }' \
 		|| rc=1; \
 	exit $$rc
+
+# The harness's own tests (tests/harness: splat detection on synthetic
+# logs; run-qemu.sh on a panicking, hanging, payload-less guest, booting the
+# patched kernel). About a minute, so `make check` runs them too.
+.PHONY: check-harness
+check-harness: kernel
+	@HARNESS_KERNEL=$(BZIMAGE) tests/harness/run.sh
 
 # The report runs even when the guest failed (it says how); a failed build
 # still ends in a KTAP document and the "N passed, N failed" line.

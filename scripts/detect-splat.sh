@@ -17,8 +17,9 @@
 # "The test running" at a console line: the guest prints "# suite: NAME"
 # before each suite and a result line ("ok N name", "not ok N name",
 # "  runner| ok N name #") after each test, so it is the first result line
-# after the splat in the same suite; the last result before it is given too
-# (a splat in deferred work can land after its test reported).
+# after the splat in the same suite ("SUITE / TEST"); the last result before
+# it is given too (a splat in deferred work can land after its test
+# reported).
 #
 # Env: SPLAT_PATTERNS, KNOWN_SPLATS, EXPECTED_SPLATS override the data files.
 set -euo pipefail
@@ -104,7 +105,11 @@ cut -f1 "$tmp/hits" | awk '
 # running). Output: LINE CODE KIND ADVICE TEST TEXT EXPECTED_WHY.
 awk -F'\t' -v OFS='\t' '
 	FILENAME == ARGV[1] { if ($0 !~ /^#/ && $0 ~ /;/) { n++; split($0, f, ";"); tre[n] = f[1]; sre[n] = f[2]; why[n] = substr($0, length(f[1]) + length(f[2]) + 3) } next }
-	FILENAME == ARGV[2] { test = ($3 != "" ? $3 : "?"); if ($2 != "") test = $2 " / " test; ctx[$1] = test; name[$1] = $3; next }
+	FILENAME == ARGV[2] {
+		if ($3 != "") test = ($2 != "" ? $2 " / " : "") $3
+		else if ($2 != "") test = $2 " / (no result line followed)"
+		else test = "no test (no suite had started)"
+		ctx[$1] = test; name[$1] = $3; next }
 	{ e = ""
 	  for (k = 1; k <= n; k++) if (name[$1] != "" && name[$1] ~ tre[k] && $6 ~ sre[k]) { e = why[k]; break }
 	  print $1, $3, $4, $5, ctx[$1], $6, e }
@@ -128,11 +133,7 @@ fi
 # "=====" line) or 40 lines.
 last=$(awk -F'\t' -v l="$line" '$1 == l { print $4 }' "$tmp/ctx")
 echo "first splat: $kind at $log:$line"
-if [[ $test == *" / ?" ]] || [ "$test" = "?" ]; then
-	echo "test running: unknown (no test result followed it; suite: ${test% / ?})"
-else
-	echo "test running: $test (its result line is the next one after the splat)"
-fi
+echo "test running: $test"
 echo "last test finished before it: ${last:-none in this suite}"
 echo "what to do: $advice"
 awk -v l="$line" '

@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# run-qemu.sh and ktap-report.sh on broken input: each case must end with a
+# clear message, a non-zero exit and the console log kept. Boots the real
+# patched bzImage (HARNESS_KERNEL) with small initramfs images built by
+# initramfs/build-initramfs.sh, one vCPU under TCG: a few seconds each.
+#
+#   panic:    /init exits at once -> "Kernel panic - not syncing: Attempted
+#             to kill init", run-qemu exit 70
+#   hang:     /init sleeps forever, --timeout 10 -> exit 78
+#   no payload: the initramfs without build-payload.sh's output -> the
+#             suites say the runner is missing, non-zero exit
+#   unknown payload: scx.payload=nosuch -> init's message, exit 127->63
+#   fake kernel: a file that is not a kernel -> QEMU cannot start, exit 65
+#   no initrd: a missing --initrd -> usage error, exit 64
+#
+# Env: HARNESS_KERNEL (default: the cached patched bzImage),
+# HARNESS_QEMU_ARGS (default: --accel tcg --smp 1 --memory 512M).
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+. "$here/lib.sh"
+: "${CACHE_DIR:=$HOME/.cache/scx-kfilter}"
+kernel=${HARNESS_KERNEL:-$CACHE_DIR/build/patched/arch/x86/boot/bzImage}
+read -r -a qargs <<<"${HARNESS_QEMU_ARGS:---accel tcg --smp 1 --memory 512M}"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# run_case NAME WANT_RC WANT_MSG_REGEX QEMU_OPTS...: run-qemu.sh's exit
+# status, its last line (the verdict) and the kept log.
+run_case() {
+	local name=$1 want_rc=$2 want_msg=$3
+	shift 3
+	local log="$tmp/$name.log" rc=0 t0=$SECONDS
+	"$top/run-qemu.sh" --log "$log" "${qargs[@]}" "$@" >"$tmp/$name.out" 2>&1 || rc=$?
+	echo "# $name: run-qemu exit $rc after $((SECONDS - t0)) s: $(grep -E '^run-qemu: ' "$tmp/$name.out" | tail -1)"
+	check "$name:exit-$want_rc" "run-qemu exited $rc, want $want_rc; its output: $(tail -3 "$tmp/$name.out")" \
+		test "$rc" = "$want_rc"
+	check "$name:clear-message" "no line matching '$want_msg' in run-qemu's output: $(tail -3 "$tmp/$name.out")" \
+		grep -qE "$want_msg" "$tmp/$name.out"
+}
+
+# A missing --initrd and a fake kernel need no real kernel.
+echo "not a kernel" >"$tmp/fake-bzImage"
+: >"$tmp/empty.cpio"
+run_case no-initrd 64 'run-qemu.sh: --initrd: no such file' \
+	--kernel "$tmp/fake-bzImage" --initrd "$tmp/no-such.cpio"
+run_case fake-kernel 65 'FAIL \(exit 65\): QEMU failed to start' \
+	--kernel "$tmp/fake-bzImage" --initrd "$tmp/empty.cpio" --timeout 30
+
+if [ ! -f "$kernel" ]; then
+	for c in panic hang no-payload unknown-payload; do
+		skip "$c" "no kernel at $kernel (make kernel, or set HARNESS_KERNEL)"
+	done
+	done_testing
+	exit
+fi
+tree=$(cd "$(dirname "$kernel")/../../.." && pwd)
+
+# initramfs NAME [INIT_SCRIPT]: the project's initramfs, without a payload,
+# with /init replaced by INIT_SCRIPT if given.
+initramfs() {
+	local over=()
+	if [ -n "${2:-}" ]; then
+		mkdir -p "$tmp/$1.root"
+		printf '%s\n' "#!/bin/sh" "$2" >"$tmp/$1.root/init"
+		chmod 755 "$tmp/$1.root/init"
+		over=("$tmp/$1.root")
+	fi
+	"$top/initramfs/build-initramfs.sh" "$tree" "$tmp/$1.cpio" "${over[@]}" 2>"$tmp/$1.build" ||
+		{ cat "$tmp/$1.build" >&2 && return 1; }
+}
+
+initramfs panic 'echo "harness: /init exits now"; exit 0'
+run_case panic 70 'FAIL \(exit 70\): kernel panic at .*Attempted to kill init' \
+	--kernel "$kernel" --initrd "$tmp/panic.cpio" --timeout 120
+check "panic:log-kept" "the console log lacks the panic" \
+	grep -q 'Kernel panic - not syncing: Attempted to kill init' "$tmp/panic.log"
+rc=0 && "$top/scripts/ktap-report.sh" --qemu-rc 70 "$tmp/panic.log" >"$tmp/panic.ktap" || rc=$?
+check "panic:report-fails" "ktap-report exit $rc; $(tail -2 "$tmp/panic.ktap")" \
+	bash -c '[ "$1" != 0 ] && grep -q "^not ok .*host:console-free-of-splats # kernel panic" "$2" && tail -1 "$2" | grep -qE "^[0-9]+ passed, [1-9][0-9]* failed"' _ "$rc" "$tmp/panic.ktap"
+
+initramfs hang 'echo "harness: /init hangs now"; while :; do sleep 60; done'
+run_case hang 78 'FAIL \(exit 78\): no exit marker after 10s' \
+	--kernel "$kernel" --initrd "$tmp/hang.cpio" --timeout 10
+check "hang:log-kept" "the console log lacks /init's line" grep -q 'harness: /init hangs now' "$tmp/hang.log"
+rc=0 && "$top/scripts/ktap-report.sh" --qemu-rc 78 "$tmp/hang.log" >"$tmp/hang.ktap" || rc=$?
+check "hang:report-fails" "ktap-report exit $rc; $(tail -2 "$tmp/hang.ktap")" \
+	bash -c '[ "$1" != 0 ] && grep -q "^not ok .*host:guest-exit-marker # no SCX-GUEST-EXIT line: timeout" "$2"' _ "$rc" "$tmp/hang.ktap"
+
+initramfs no-payload
+run_case no-payload 1 'guest payload exited 1' \
+	--kernel "$kernel" --initrd "$tmp/no-payload.cpio" --timeout 300 --append scx.payload=check
+rc=0 && "$top/scripts/ktap-report.sh" --qemu-rc 1 "$tmp/no-payload.log" >"$tmp/no-payload.ktap" || rc=$?
+check "no-payload:report-names-it" "ktap-report exit $rc; $(grep '^not ok' "$tmp/no-payload.ktap")" \
+	bash -c '[ "$1" != 0 ] && grep -q "^not ok .*scx-selftest:runner-present" "$2"' _ "$rc" "$tmp/no-payload.ktap"
+check "no-payload:log-kept" "the console log lacks the reason" grep -q 'runner not in the initramfs' "$tmp/no-payload.log"
+
+run_case unknown-payload 63 'guest payload exited 127' \
+	--kernel "$kernel" --initrd "$tmp/no-payload.cpio" --timeout 120 --append scx.payload=nosuch
+check "unknown-payload:log-kept" "the console log lacks init's message" \
+	grep -q "init: unknown payload 'nosuch'" "$tmp/unknown-payload.log"
+
+done_testing

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Host-side tests of the harness itself (tests/harness/*.test.sh): splat
+# detection on synthetic logs, run-qemu.sh and ktap-report.sh on broken
+# kernels and guests. One KTAP document, renumbered, then
+# "N passed, N failed" (", N skipped" if any); exit 0 only if none failed.
+#
+# Usage: tests/harness/run.sh [TEST_FILE...]   (default: all of them)
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+
+files=("$@")
+[ ${#files[@]} -gt 0 ] || files=("$here"/*.test.sh)
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
+
+start=$SECONDS
+for f in "${files[@]}"; do
+	[ -x "$f" ] || { echo "tests/harness/run.sh: not an executable test: $f" >&2 && exit 2; }
+	t=$(basename "$f" .test.sh)
+	t0=$SECONDS
+	rc=0
+	# Result lines get the file's name as prefix; "# " lines pass through.
+	"$f" 2>&1 | sed -E "s/^((not )?ok) [0-9]+ /\1 - $t:/" >>"$out" || rc=$?
+	echo "# $t: $((SECONDS - t0)) s" >>"$out"
+	# A test file that died without reporting its failure still fails.
+	[ "$rc" = 0 ] || grep -q "^not ok - $t:" "$out" ||
+		echo "not ok - $t:exit-status # the test file exited $rc" >>"$out"
+done
+
+echo "KTAP version 1"
+echo "1..$(grep -cE '^(not )?ok - ' "$out" || true)"
+awk '/^(not )?ok - / { n++; sub(/ - /, " " n " ") } { print }' "$out"
+skipped=$(grep -cE '^ok - .*# *SKIP' "$out" || true)
+passed=$(($(grep -c '^ok - ' "$out" || true) - skipped))
+failed=$(grep -c '^not ok - ' "$out" || true)
+echo "# harness tests: $((SECONDS - start)) s"
+summary="$passed passed, $failed failed"
+[ "$skipped" = 0 ] || summary="$summary, $skipped skipped"
+echo "$summary"
+[ "$failed" = 0 ]
