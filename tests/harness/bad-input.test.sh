@@ -6,7 +6,7 @@
 #
 #   panic:    /init exits at once -> "Kernel panic - not syncing: Attempted
 #             to kill init", run-qemu exit 70
-#   hang:     /init sleeps forever, --timeout 10 -> exit 78
+#   hang:     /init sleeps forever, a short --timeout -> exit 78
 #   no payload: the initramfs without build-payload.sh's output -> the
 #             suites say the runner is missing, non-zero exit
 #   unknown payload: scx.payload=nosuch -> init's message, exit 127->63
@@ -23,6 +23,7 @@ top=$(cd "$here/../.." && pwd)
 kernel=${HARNESS_KERNEL:-$CACHE_DIR/build/patched/arch/x86/boot/bzImage}
 read -r -a qargs <<<"${HARNESS_QEMU_ARGS:---accel tcg --smp 1 --memory 512M}"
 tmp=$(mktemp -d)
+took=0 # seconds the last run_case took
 trap 'rm -rf "$tmp"' EXIT
 
 # run_case NAME WANT_RC WANT_MSG_REGEX QEMU_OPTS...: run-qemu.sh's exit
@@ -32,7 +33,8 @@ run_case() {
 	shift 3
 	local log="$tmp/$name.log" rc=0 t0=$SECONDS
 	"$top/run-qemu.sh" --log "$log" "${qargs[@]}" "$@" >"$tmp/$name.out" 2>&1 || rc=$?
-	echo "# $name: run-qemu exit $rc after $((SECONDS - t0)) s: $(grep -E '^run-qemu: ' "$tmp/$name.out" | tail -1)"
+	took=$((SECONDS - t0))
+	echo "# $name: run-qemu exit $rc after $took s: $(grep -E '^run-qemu: ' "$tmp/$name.out" | tail -1)"
 	check "$name:exit-$want_rc" "run-qemu exited $rc, want $want_rc; its output: $(tail -3 "$tmp/$name.out")" \
 		test "$rc" = "$want_rc"
 	check "$name:clear-message" "no line matching '$want_msg' in run-qemu's output: $(tail -3 "$tmp/$name.out")" \
@@ -79,9 +81,12 @@ rc=0 && "$top/scripts/ktap-report.sh" --qemu-rc 70 "$tmp/panic.log" >"$tmp/panic
 check "panic:report-fails" "ktap-report exit $rc; $(tail -2 "$tmp/panic.ktap")" \
 	bash -c '[ "$1" != 0 ] && grep -q "^not ok .*host:console-free-of-splats # kernel panic" "$2" && tail -1 "$2" | grep -qE "^[0-9]+ passed, [1-9][0-9]* failed"' _ "$rc" "$tmp/panic.ktap"
 
+# The timeout must outlast the boot (a KASAN kernel boots slower): twice
+# what the panic case took to boot and die, and at least 10 s.
+hang_to=$((took * 2 > 10 ? took * 2 : 10))
 initramfs hang 'echo "harness: /init hangs now"; while :; do sleep 60; done'
-run_case hang 78 'FAIL \(exit 78\): no exit marker after 10s' \
-	--kernel "$kernel" --initrd "$tmp/hang.cpio" --timeout 10
+run_case hang 78 "FAIL \\(exit 78\\): no exit marker after ${hang_to}s" \
+	--kernel "$kernel" --initrd "$tmp/hang.cpio" --timeout "$hang_to"
 check "hang:log-kept" "the console log lacks /init's line" grep -q 'harness: /init hangs now' "$tmp/hang.log"
 rc=0 && "$top/scripts/ktap-report.sh" --qemu-rc 78 "$tmp/hang.log" >"$tmp/hang.ktap" || rc=$?
 check "hang:report-fails" "ktap-report exit $rc; $(tail -2 "$tmp/hang.ktap")" \
