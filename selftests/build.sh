@@ -9,6 +9,7 @@
 #   bin/scxk          the loader/runner, statically linked
 #   matrix/           cells.tsv and one mx_<op>.bpf.o per sched_ext_ops member
 #   cases/            cases.list and one <case>.bpf.o per negative/positive pair
+#   async/            async.list and one <case>.bpf.o per async-callback case
 #   progs/            progs.list and progs.bpf.o (syscall, fentry, dummy struct_ops)
 #
 # Nothing else lands in <outdir>: it is packed into the guest as it is.  The
@@ -51,7 +52,7 @@ fi
 [ -f "$VMLINUX" ] || { echo "$0: no vmlinux (set VMLINUX or KBUILD_OUTPUT)" >&2; exit 1; }
 
 step() { echo "build.sh: $*"; }
-rm -rf "$OUT/bin" "$OUT/matrix" "$OUT/cases" "$OUT/progs"
+rm -rf "$OUT/bin" "$OUT/matrix" "$OUT/cases" "$OUT/async" "$OUT/progs"
 mkdir -p "$B/libbpf" "$B/bpftool" "$OUT/bin" "$OUT/matrix" "$OUT/cases" "$OUT/progs"
 step "intermediates in $B"
 
@@ -103,6 +104,17 @@ cp "$HERE/cases/cases.list" "$OUT/cases/"
 # every case in the list has its object, and every object its line
 for name in $(grep -v '^#' "$OUT/cases/cases.list" | awk 'NF { print $1 }'); do
 	[ -f "$OUT/cases/$name.bpf.o" ] || { echo "build.sh: cases.list: no cases/$name.bpf.c" >&2; exit 1; }
+done
+
+step "async-callback schedulers"
+mkdir -p "$OUT/async"
+for src in "$HERE"/async/*.bpf.c; do
+	name=$(basename "$src" .bpf.c)
+	bpfcc "$src" "$OUT/async/$name.bpf.o" -I"$HERE/async" -DCASE_NAME="\"${name//-/_}\""
+done
+cp "$HERE/async/async.list" "$OUT/async/"
+for name in $(grep -v '^#' "$OUT/async/async.list" | awk -F'|' 'NF > 1 { gsub(/[ \t]/, "", $1); print $1 }'); do
+	[ -f "$OUT/async/$name.bpf.o" ] || { echo "build.sh: async.list: no async/$name.bpf.c" >&2; exit 1; }
 done
 
 step "other program types"

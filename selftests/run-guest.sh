@@ -14,6 +14,9 @@
 #                          ejected at run time (or as cases.list says)
 #   pos:<twin>             the same call from an allowed op: loads, attaches,
 #                          runs under load, detaches
+#   async:<case>           a kfunc called from a bpf_timer callback armed in
+#                          an op that may call it: loads on both kernels, and
+#                          the kernel ejects it when the callback runs
 #   prog:<name>            sched_ext kfuncs from syscall, fentry and
 #                          bpf_dummy_ops programs
 #
@@ -64,10 +67,11 @@ TMP=${TMPDIR:-/tmp}/scxk.$$
 mkdir -p "$TMP"
 fields "$D/cases/cases.list" > "$TMP/cases"
 fields "$D/progs/progs.list" > "$TMP/progs"
+grep -v '^#' "$D/async/async.list" | grep '|' > "$TMP/async"
 
 cpus=$(cat /sys/devices/system/cpu/online)
 echo "# sched_ext kfunc filters: $V kernel $(uname -r), CPUs $cpus," \
-	"$((1 + 2 * $(wc -l < "$TMP/cases") + $(wc -l < "$TMP/progs"))) tests"
+	"$((1 + 2 * $(wc -l < "$TMP/cases") + $(wc -l < "$TMP/async") + $(wc -l < "$TMP/progs"))) tests"
 [ "$cpus" = 0 ] && echo "# only one CPU: ops.select_cpu never runs (tasks cannot move), pos:select-cpu-* fails"
 
 [ -e /sys/kernel/sched_ext/state ] || echo "# no /sys/kernel/sched_ext: is CONFIG_SCHED_CLASS_EXT set?"
@@ -99,6 +103,17 @@ done < "$TMP/cases"
 echo "# ===== negative cases on the $V kernel ====="
 cat "$TMP/diff"
 echo "# ====="
+
+# async:<case>: the kfunc call is made from a timer callback, outside the op
+# that armed it; the message the kernel ejects with differs per kernel
+while IFS='|' read -r name op kfunc pmsg bmsg; do
+	name=$(echo $name)
+	[ -n "$name" ] || continue
+	if [ "$V" = patched ]; then msg=$pmsg; else msg=$bmsg; fi
+	msg=$(echo "$msg" | sed 's/^[ \t]*//; s/[ \t]*$//')
+	echo "# async:$name: $(echo $kfunc) from a timer armed in ops.$(echo $op)"
+	t "async:$name" "$X" async "$D/async/$name.bpf.o" "$SECS" "$msg"
+done < "$TMP/async"
 
 while read -r name prog baseline patched kfunc; do
 	if [ "$V" = patched ]; then expect=$patched; else expect=$baseline; fi

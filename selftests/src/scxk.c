@@ -782,23 +782,30 @@ static struct bpf_link *attach(struct bpf_object *obj, const char *map)
 	return link;
 }
 
-static int cmd_runtime(const char *path, double secs)
+/*
+ * Load and attach the scheduler of @map in @path, run the load until it is
+ * ejected, and check the kernel log says "sched_ext: <ops name>: <@msg>..."
+ * and "disabled (runtime error)".  @what is printed when it is.
+ */
+static int eject(const char *path, const char *kind, double secs, const char *msg,
+		 const char *what)
 {
-	char name[128], want[200], *klog;
+	char name[128], map[64], want[300], *klog;
 	struct bpf_object *obj;
 	struct bpf_link *link;
 	int err, kfd, ret = 0;
 
-	case_ops_name(path, "neg", name, sizeof(name));
-	obj = load_obj(path, "neg_ops", NULL, &err);
+	case_ops_name(path, kind, name, sizeof(name));
+	snprintf(map, sizeof(map), "%s_ops", kind);
+	obj = load_obj(path, map, NULL, &err);
 	if (err) {
-		printf("# baseline: neg_ops must load (no load-time filter)\n");
-		diag_load_failure("neg_ops");
+		printf("# %s must load: only its run time can catch it\n", map);
+		diag_load_failure(map);
 		bpf_object__close(obj);
 		return 1;
 	}
 	kfd = kmsg_open();
-	link = attach(obj, "neg_ops");
+	link = attach(obj, map);
 	/* an error while enabling makes the attach itself fail: still look at the log */
 	if (link)
 		activity(secs, true);
@@ -813,7 +820,7 @@ static int cmd_runtime(const char *path, double secs)
 	klog = calloc(1, 1 << 18);
 	kmsg_read(kfd, klog, 1 << 18);
 	close(kfd);
-	snprintf(want, sizeof(want), "sched_ext: %s: kfunc with mask", name);
+	snprintf(want, sizeof(want), "sched_ext: %s: %s", name, msg);
 	ret |= !expect_kmsg(klog, want, true);
 	snprintf(want, sizeof(want), "BPF scheduler \"%s\" disabled (runtime error)", name);
 	ret |= !expect_kmsg(klog, want, true);
@@ -822,9 +829,26 @@ static int cmd_runtime(const char *path, double secs)
 	if (ret)
 		diag_tail("kmsg: ", klog, 10);
 	else
-		printf("# baseline: caught at run time\n");
+		printf("# %s\n", what);
 	free(klog);
 	return ret;
+}
+
+static int cmd_runtime(const char *path, double secs)
+{
+	return eject(path, "neg", secs, "kfunc with mask", "baseline: caught at run time");
+}
+
+/*
+ * An async case (async/async.bpf.h): loads on both kernels, and the call its
+ * timer callback makes outside the arming op must eject it with @msg.
+ */
+static int cmd_async(const char *path, double secs, const char *msg)
+{
+	char what[300];
+
+	snprintf(what, sizeof(what), "ejected when the timer callback ran: %s", msg);
+	return eject(path, "async", secs, msg, what);
 }
 
 /* calls.<op> of a case object (see case.bpf.h), or -1 */
@@ -961,6 +985,7 @@ static int usage(void)
 	fprintf(stderr, "usage: scxk matrix <dir> <patched|baseline> [--per-cell]\n"
 			"       scxk neg <obj> <op> <kfunc> | sleep <obj> <kfunc> | load <obj>\n"
 			"       scxk runtime <obj> <secs> | pos <obj> <secs> <op>\n"
+			"       scxk async <obj> <secs> <kernel message>\n"
 			"       scxk prog <obj> <prog> load|run|refuse <kfunc>\n");
 	return 2;
 }
@@ -981,6 +1006,8 @@ int main(int argc, char **argv)
 		return cmd_load(argv[2]);
 	if (!strcmp(cmd, "runtime") && argc == 4)
 		return cmd_runtime(argv[2], atof(argv[3]));
+	if (!strcmp(cmd, "async") && argc == 5)
+		return cmd_async(argv[2], atof(argv[3]), argv[4]);
 	if (!strcmp(cmd, "pos") && argc == 5)
 		return cmd_pos(argv[2], atof(argv[3]), argv[4]);
 	if (!strcmp(cmd, "prog") && argc == 6)
