@@ -8,12 +8,14 @@
 #   run-guest.sh   guest entry point (busybox sh): run-guest.sh <variant> [quick|full]
 #   runs.list      what run-guest.sh runs (one line per run, see the file)
 #   log-patterns   kernel log lines that fail any run (extended regexps)
+#   known-splats   the project's scripts/known-splats.txt (REGEX;WHY lines)
 #   bin/loadgen    the load generator, static
 #   bin/scx_*      every scheduler in <tree>/tools/sched_ext (the Makefile's
 #                  c-sched-targets), relinked statically: nothing else to copy
 #   variant        <variant>, for the record
 #   build/         intermediates (copied tools/ subtree, libbpf, bpftool,
-#                  vmlinux.h, objects): not needed in the guest
+#                  vmlinux.h, objects): not needed in the guest;
+#                  $SCHED_LOAD_BUILD_DIR instead if set (outside the tree)
 #
 # The tree is only read.  tools/sched_ext's Makefile writes next to its
 # sources in places (and derives paths from ../../), so the tools/ subtrees
@@ -25,7 +27,7 @@
 # $KBUILD_OUTPUT/vmlinux, else <tree>/vmlinux.
 #
 # Environment: CLANG (clang-19), LLVM_STRIP (llvm-strip-19), CC (gcc),
-# JOBS (2), VMLINUX, KBUILD_OUTPUT.
+# JOBS (2), VMLINUX, KBUILD_OUTPUT, SCHED_LOAD_BUILD_DIR.
 set -euo pipefail
 
 if [ $# -ne 3 ]; then
@@ -38,7 +40,9 @@ TREE=$(cd "$1" && pwd)
 mkdir -p "$2"
 OUT=$(cd "$2" && pwd)
 VARIANT=$3
-B=$OUT/build
+# Intermediates: <outdir>/build unless SCHED_LOAD_BUILD_DIR says otherwise
+# (the payload build wipes <outdir> every time and keeps them elsewhere).
+B=${SCHED_LOAD_BUILD_DIR:-$OUT/build}
 CLANG=${CLANG:-clang-19}
 LLVM_STRIP=${LLVM_STRIP:-llvm-strip-19}
 CC=${CC:-gcc}
@@ -60,6 +64,9 @@ VMLINUX=$(cd "$(dirname "$VMLINUX")" && pwd)/$(basename "$VMLINUX")
 case "$OUT/" in "$TREE"/*) die "<outdir> must not be inside the kernel tree" ;; esac
 
 mkdir -p "$OUT/bin" "$B"
+B=$(cd "$B" && pwd)
+# (a dot dir at the top of the tree is fine: the shadow tree links only *)
+case "$B/" in "$TREE"/tools/*|"$TREE"/[!.]*) die "the build dir must not be inside the kernel tree (except a top-level dot dir)" ;; esac
 
 step "loadgen (static)"
 $NICE "$CC" -static -O2 -g -Wall -Wextra -Wno-unused-parameter -Werror -pthread \
@@ -113,6 +120,14 @@ done
 
 install -m 0755 "$HERE/run-guest.sh" "$OUT/run-guest.sh"
 install -m 0644 "$HERE/runs.list" "$HERE/log-patterns" "$OUT/"
+# The project's known splats: a run that hits only these is skipped, not
+# passed (run-guest.sh).  Kept in sync with what the host report ignores.
+KNOWN=$HERE/../../scripts/known-splats.txt
+if [ -f "$KNOWN" ]; then
+	install -m 0644 "$KNOWN" "$OUT/known-splats"
+else
+	echo "# no scripts/known-splats.txt: every splat fails a run" > "$OUT/known-splats"
+fi
 echo "$VARIANT" > "$OUT/variant"
 echo "$VMLINUX" > "$OUT/vmlinux-btf"
 step "done: $(cd "$OUT/bin" && echo *) -> $OUT"
