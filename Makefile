@@ -5,6 +5,7 @@
 #   make all | check       deps + patched and baseline kernels + payloads +
 #                          boot + KTAP reports, summed in the last line
 #   make check KERNELS=patched   one kernel only (patched|baseline)
+#   make check SCHED_LOAD=full   real schedulers under load, long mode
 #   make check-series      per patch: git am, checkpatch --strict, build
 #   make kernel [BASELINE=1] [DEBUG=1]
 #   make shell             interactive guest shell
@@ -46,7 +47,12 @@ KEEP_RUNS ?= 10
 
 # --- Guest run knobs. The debug kernel (KASAN, lockdep) runs the suite
 # several times slower under TCG.
-QEMU_TIMEOUT ?= $(if $(call yes,$(DEBUG)),3600,1200)
+# selftests/sched-load in the check payload: quick (default), full (longer
+# runs and more scheduler options, about 15-20 more minutes per kernel) or
+# off (reported as a skip).
+SCHED_LOAD ?= quick
+sched_load_full := $(filter full,$(SCHED_LOAD))
+QEMU_TIMEOUT ?= $(if $(call yes,$(DEBUG)),$(if $(sched_load_full),7200,3600),$(if $(sched_load_full),3600,1200))
 # Extra run-qemu.sh options (e.g. --accel tcg --smp 4) and kernel cmdline
 # (e.g. scx.suites=selftest).
 QEMU_ARGS ?=
@@ -80,12 +86,23 @@ initramfs: payload
 KERNELS ?= patched baseline
 check:
 	@set -o pipefail; rc=0; sums=$$(mktemp); trap 'rm -f $$sums' EXIT; \
+	case "$(SCHED_LOAD)" in quick|full|off) ;; \
+	*) echo "ERROR: SCHED_LOAD: unknown mode '$(SCHED_LOAD)' (quick|full|off)" >&2; exit 2 ;; esac; \
+	logs=; \
 	for k in $(KERNELS); do \
 		case $$k in patched) b= ;; baseline) b=1 ;; \
 		*) echo "ERROR: KERNELS: unknown kernel '$$k' (patched|baseline)" >&2; exit 2 ;; esac; \
 		echo "==> check: $$k kernel" >&2; \
 		$(MAKE) --no-print-directory check-one BASELINE=$$b | tee -a $$sums || rc=1; \
+		l=$(CACHE_DIR)/runs/$$k$(if $(call yes,$(DEBUG)),-debug)-$(RUN_ID)/console.log; \
+		[ ! -f $$l ] || logs="$$logs $$l"; \
 	done; \
+	if [ "$(SCHED_LOAD)" != off ] && [ -n "$$logs" ]; then \
+		t=$$(dirname $$(echo $$logs | cut -d' ' -f1))/sched-load.txt; \
+		echo; echo "# sched-load per run and kernel ($$t):"; \
+		selftests/sched-load/summarize.sh $$logs > $$t || true; cat $$t; \
+		ln -sfn $$t $(LOG_DIR)/sched-load.txt; \
+	fi; \
 	echo "==> check: harness tests (tests/harness)" >&2; \
 	HARNESS_KERNEL=$(BZIMAGE) tests/harness/run.sh | tee -a $$sums || rc=1; \
 	echo; echo "# totals over: $(KERNELS) and the harness tests"; \
@@ -112,7 +129,7 @@ check-one:
 		ln -sfn $(CHECK_LOG) $(LOG_DIR)/$(VARIANT)-check.log; \
 		./run-qemu.sh --kernel $(BZIMAGE) --initrd $(INITRD) \
 			--log $(CHECK_LOG) --timeout $(QEMU_TIMEOUT) \
-			--append "scx.payload=check $(GUEST_APPEND)" $(QEMU_ARGS) || rc=$$?; \
+			--append "scx.payload=check scx.sched_load=$(SCHED_LOAD) $(GUEST_APPEND)" $(QEMU_ARGS) || rc=$$?; \
 		echo; \
 		scripts/ktap-report.sh --qemu-rc $$rc $(CHECK_LOG); \
 	else \

@@ -7,6 +7,7 @@
 # - tools/bpf/bpftool: for poking around in `make shell`
 # - hook: selftests/build.sh TREE OUTDIR VARIANT, if present and executable,
 #   whose OUTDIR is packed at /selftests
+# - hook: selftests/sched-load/build.sh, the same way, packed at /sched-load
 #
 # Everything is staged under OUT as a root-filesystem overlay (OUT/usr/bin,
 # OUT/selftests); shared libraries are resolved later by the initramfs
@@ -78,5 +79,19 @@ if [ -x "$hook" ]; then
 		die "selftests/build.sh failed for $variant (tree $tree)"
 elif [ -e "$hook" ]; then
 	warn "$hook exists but is not executable; not building the project selftests"
+fi
+
+# The real schedulers under load (selftests/sched-load), packed at
+# /sched-load. Its intermediates (a copy of tools/, libbpf, objects) stay in
+# the tree's dot dir, so the next payload build is incremental.
+hook="$repo/selftests/sched-load/build.sh"
+if [ -x "$hook" ]; then
+	log "payload $variant: sched-load ($hook)"
+	run_logged "$tree/.scx-sched-load-build.log" \
+		env SCHED_LOAD_BUILD_DIR="$tree/.scx-sched-load-build" \
+		"$hook" "$tree" "$out/sched-load" "$variant" ||
+		die "selftests/sched-load/build.sh failed for $variant; log: $tree/.scx-sched-load-build.log"
+elif [ -e "$hook" ]; then
+	warn "$hook exists but is not executable; not building sched-load"
 fi
 log "payload $variant: staged in $out"

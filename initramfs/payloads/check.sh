@@ -1,7 +1,7 @@
 #!/bin/sh
 # The "check" payload: run every guest suite, then the project's own guest
-# tests (/selftests/run-guest.sh, if packed), and finish with a clean copy
-# of all result lines for the host.
+# tests (/selftests/run-guest.sh and /sched-load/run-guest.sh, if packed),
+# and finish with a clean copy of all result lines for the host.
 #
 # Result lines go to the console as they happen (for humans), and are also
 # collected; at the end they are repeated between SCX-RESULTS-BEGIN/END with
@@ -39,6 +39,22 @@ done
 # The project's tests want the kernel kind (patched|baseline).
 if [ -x /selftests/run-guest.sh ]; then
 	run_suite selftests /selftests/run-guest.sh "$(cat /scx/variant 2>/dev/null || echo patched)"
+fi
+# The real schedulers under load, last (the longest); scx.sched_load= on
+# the kernel command line picks quick (default) or full, off skips it;
+# scx.sched_load_only=<awk regexp> runs only the matching runs.
+sched_load=quick
+for arg in $(cat /proc/cmdline); do
+	case "$arg" in
+	scx.sched_load=*) sched_load=${arg#scx.sched_load=} ;;
+	scx.sched_load_only=*) export ONLY="${arg#scx.sched_load_only=}" ;;
+	esac
+done
+if [ "$sched_load" = off ]; then
+	run_suite sched-load echo "ok 1 sched-load # SKIP scx.sched_load=off"
+elif [ -x /sched-load/run-guest.sh ]; then
+	run_suite sched-load /sched-load/run-guest.sh \
+		"$(cat /scx/variant 2>/dev/null || echo patched)" "$sched_load"
 fi
 
 loglevel=$(cut -f1 /proc/sys/kernel/printk)
