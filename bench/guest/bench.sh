@@ -12,6 +12,9 @@
 #   bench.pipe=N            pipe-pingpong round trips (default 50000)
 #   bench.msg=G,S,R,L       messaging groups,senders,receivers,loops
 #   bench.load=0            skip the load-time measurement
+#   bench.restart=A,B       workloads whose every run (warm-up included)
+#                           gets a freshly started BPF scheduler (default
+#                           messaging; none: start it once per scheduler)
 #   bench.settle=SECS       idle time before every run (default 1): lets the
 #                           previous run's deferred work (RCU callbacks,
 #                           kworkers freeing its tasks, BPF objects) finish
@@ -28,12 +31,13 @@
 PATH=/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin
 export PATH
 
-reps=5 msg_reps=11 scheds=fair,simple,qmap workloads=pipe,messaging
+reps=5 msg_reps=11 scheds=fair,simple,qmap workloads=pipe,messaging restart=messaging
 pipe_loops=50000 msg_args=4,10,10,25 do_load=1 settle=1
 for arg in $(cat /proc/cmdline); do
 	case "$arg" in
 	bench.reps=*) reps=${arg#*=} ;;
 	bench.msg_reps=*) msg_reps=${arg#*=} ;;
+	bench.restart=*) restart=${arg#*=} ;;
 	bench.scheds=*) scheds=${arg#*=} ;;
 	bench.workloads=*) workloads=${arg#*=} ;;
 	bench.pipe=*) pipe_loops=${arg#*=} ;;
@@ -48,6 +52,7 @@ out=/tmp/bench-results.txt
 rc=0
 state_file=/sys/kernel/sched_ext/state
 sched_pid=
+quiet=
 
 fail() {
 	echo "BENCH-ERROR $*"
@@ -87,7 +92,7 @@ start_sched() {
 		return 1
 	fi
 	ops=$(cat /sys/kernel/sched_ext/root/ops 2>/dev/null)
-	echo "BENCH-PROGRESS scheduler scx_$1 enabled (ops '$ops')"
+	[ -n "$quiet" ] || echo "BENCH-PROGRESS scheduler scx_$1 enabled (ops '$ops')"
 	kill -STOP "$sched_pid"
 	return 0
 }
@@ -103,7 +108,24 @@ stop_sched() {
 		fail "scx_$1 did not disable (state '$(scx_state)')"
 		return 1
 	fi
-	echo "BENCH-PROGRESS scheduler scx_$1 stopped: $(tail -n 1 "/tmp/scx_$1.log")"
+	[ -n "$quiet" ] || echo "BENCH-PROGRESS scheduler scx_$1 stopped: $(tail -n 1 "/tmp/scx_$1.log")"
+}
+
+# fresh_sched W S: before a run of workload W under S, restart S if W is
+# one of bench.restart. A BPF scheduler's own state carries over from run to
+# run and steers the order in which 80 runnable tasks go: scx_simple's
+# global vtime and the long-lived tasks' vtimes made its messaging cost
+# cycle over 3 runs within 2.3%; with a restart before every run, within
+# 0.14-0.25% (scx_qmap: 0.015%). Pipe ping-pong has one runnable task at a time and no
+# order to steer.
+fresh_sched() {
+	[ "$2" != fair ] || return 0
+	case ",$restart," in *",$1,"*) ;; *) return 0 ;; esac
+	quiet=1
+	stop_sched "$2" && start_sched "$2"
+	st=$?
+	quiet=
+	return $st
 }
 
 # The state a cell must run in: enabled under a BPF scheduler, disabled
@@ -129,14 +151,17 @@ run_cell() {
 		fail "unknown workload '$w'"
 		return 1
 	fi
-	# Warm-up: first-touch page faults, slab growth and the like.
+	# Warm-up: first-touch page faults, slab growth and the like; run
+	# exactly as the timed runs are (output captured by the shell).
+	fresh_sched "$w" "$s" || return 1
 	sleep "$settle"
-	$cmd >/dev/null || { fail "$w under $s: warm-up run failed"; return 1; }
+	line=$($cmd) || { fail "$w under $s: warm-up run failed"; return 1; }
 	n=$reps
 	[ "$w" = messaging ] && n=$msg_reps
 	vals=
 	r=1
 	while [ $r -le "$n" ]; do
+		fresh_sched "$w" "$s" || return 1
 		sleep "$settle"
 		line=$($cmd)
 		st=$?
@@ -175,11 +200,22 @@ load_cell() {
 	echo "BENCH-PROGRESS load $s (load_ns/verify_us/insns):$vals"
 }
 
-# Fewer sources of run-to-run variation: no address-space randomisation.
+# Fewer sources of run-to-run variation: no address-space randomisation;
+# no vmstat_update/vmstat_shepherd kworker runs once a second (a timed
+# messaging run is 30 guest ms); and start only once the kernel has switched
+# from tsc-early to the refined tsc clocksource (1.4 s after boot, with a
+# console message), not in the middle of the first cell.
 echo 0 >/proc/sys/kernel/randomize_va_space
+echo 3600 >/proc/sys/vm/stat_interval
+cs=/sys/devices/system/clocksource/clocksource0/current_clocksource
+i=0
+while [ "$(cat "$cs" 2>/dev/null)" = tsc-early ] && [ $i -lt 100 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
 echo "BENCH-PROGRESS start: kernel $(uname -r) ($(cat /scx/variant 2>/dev/null)), $(nproc) CPU(s)," \
 	"clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2>/dev/null)," \
-	"reps $reps (messaging $msg_reps), pipe $pipe_loops, messaging $msg_args"
+	"reps $reps (messaging $msg_reps), pipe $pipe_loops, messaging $msg_args, restart for $restart"
 
 for s in $(echo "$scheds" | tr ',' ' '); do
 	start_sched "$s" || continue

@@ -5,7 +5,10 @@
  * RECEIVERS receiver processes; every receiver owns one AF_UNIX stream
  * socketpair, every sender of its group writes LOOPS messages of 100 bytes
  * to every receiver. All children are created and parked first; the clock
- * runs from releasing them to reaping the last one.
+ * runs from releasing them until every child has reported that it is done.
+ * Children exit, and are reaped, only after the clock has stopped: the
+ * teardown of 80 processes (and the RCU work it queues) varies from run to
+ * run and is not what this measures.
  *
  * Prints one line: <ns per message> <total ns> <messages> <context switches>
  * (CLOCK_MONOTONIC; under QEMU -icount shift=0 a guest "ns" is one
@@ -16,6 +19,7 @@
  */
 #include <errno.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,9 +30,16 @@
 
 #define MSG_SIZE 100
 
+/* In a child: where to tell the parent it failed (it is waiting for us). */
+static int report_fd = -1;
+
 static void die(const char *what)
 {
+	char c = 'E';
+
 	fprintf(stderr, "messaging: %s: %s\n", what, strerror(errno));
+	if (report_fd >= 0 && write(report_fd, &c, 1) != 1)
+		fprintf(stderr, "messaging: cannot report the failure\n");
 	exit(1);
 }
 
@@ -54,7 +65,21 @@ static void ready(int ready_out, int wake_in)
 		die("poll wakefd");
 }
 
-static void sender(const int *out, int receivers, long loops, int ready_out, int wake_in)
+/* Tell the parent we are done, then wait until it lets everybody exit. */
+static void done(int ready_out, int exit_in)
+{
+	struct pollfd pfd = { .fd = exit_in, .events = POLLIN };
+	char c = 'D';
+
+	if (write(ready_out, &c, 1) != 1)
+		die("write done");
+	if (poll(&pfd, 1, -1) != 1)
+		die("poll exitfd");
+	_exit(0);
+}
+
+static void sender(const int *out, int receivers, long loops, int ready_out,
+		   int wake_in, int exit_in)
 {
 	char msg[MSG_SIZE];
 
@@ -73,10 +98,10 @@ static void sender(const int *out, int receivers, long loops, int ready_out, int
 			}
 		}
 	}
-	_exit(0);
+	done(ready_out, exit_in);
 }
 
-static void receiver(int in, long bytes, int ready_out, int wake_in)
+static void receiver(int in, long bytes, int ready_out, int wake_in, int exit_in)
 {
 	char buf[MSG_SIZE];
 
@@ -88,7 +113,29 @@ static void receiver(int in, long bytes, int ready_out, int wake_in)
 			die("receiver read");
 		bytes -= r;
 	}
-	_exit(0);
+	done(ready_out, exit_in);
+}
+
+/*
+ * Read one status byte from each of the n children. A child that failed
+ * says so ('E'); the others would wait for it forever, so stop them all.
+ */
+static void collect(int fd, const pid_t *pids, int n)
+{
+	char c;
+
+	for (int i = 0; i < n; i++) {
+		if (read(fd, &c, 1) != 1)
+			die("read status");
+		if (c == 'E') {
+			for (int j = 0; j < n; j++)
+				kill(pids[j], SIGKILL);
+			while (wait(NULL) > 0)
+				;
+			fprintf(stderr, "messaging: a child failed\n");
+			exit(1);
+		}
+	}
 }
 
 int main(int argc, char **argv)
@@ -97,9 +144,10 @@ int main(int argc, char **argv)
 	int senders = argc > 2 ? atoi(argv[2]) : 10;
 	int receivers = argc > 3 ? atoi(argv[3]) : 10;
 	long loops = argc > 4 ? atol(argv[4]) : 25;
-	int readyfd[2], wakefd[2], nchild = 0, failed = 0;
+	int readyfd[2], wakefd[2], exitfd[2], nchild = 0, failed = 0;
 	long long t0, t1, sw0, sw1, msgs;
 	int *rx, *tx;
+	pid_t *pids;
 	char c;
 
 	if (groups <= 0 || senders <= 0 || receivers <= 0 || loops <= 0) {
@@ -108,9 +156,10 @@ int main(int argc, char **argv)
 	}
 	rx = calloc(receivers, sizeof(*rx));
 	tx = calloc(receivers, sizeof(*tx));
-	if (!rx || !tx)
+	pids = calloc((size_t)groups * (senders + receivers), sizeof(*pids));
+	if (!rx || !tx || !pids)
 		die("calloc");
-	if (pipe(readyfd) || pipe(wakefd))
+	if (pipe(readyfd) || pipe(wakefd) || pipe(exitfd))
 		die("pipe");
 
 	for (int g = 0; g < groups; g++) {
@@ -127,11 +176,12 @@ int main(int argc, char **argv)
 			if (pid < 0)
 				die("fork");
 			if (pid == 0) {
+				report_fd = readyfd[1];
 				close(tx[r]);
 				receiver(rx[r], (long)senders * loops * MSG_SIZE,
-					 readyfd[1], wakefd[0]);
+					 readyfd[1], wakefd[0], exitfd[0]);
 			}
-			nchild++;
+			pids[nchild++] = pid;
 			close(rx[r]);
 		}
 		for (int s = 0; s < senders; s++) {
@@ -139,22 +189,28 @@ int main(int argc, char **argv)
 
 			if (pid < 0)
 				die("fork");
-			if (pid == 0)
-				sender(tx, receivers, loops, readyfd[1], wakefd[0]);
-			nchild++;
+			if (pid == 0) {
+				report_fd = readyfd[1];
+				sender(tx, receivers, loops, readyfd[1],
+				       wakefd[0], exitfd[0]);
+			}
+			pids[nchild++] = pid;
 		}
 		for (int r = 0; r < receivers; r++)
 			close(tx[r]);
 	}
 
-	for (int i = 0; i < nchild; i++)
-		if (read(readyfd[0], &c, 1) != 1)
-			die("read ready");
-
+	collect(readyfd[0], pids, nchild);
 	sw0 = ctxt();
 	t0 = now_ns();
 	if (write(wakefd[1], &c, 1) != 1)
 		die("write wakefd");
+	collect(readyfd[0], pids, nchild);
+	t1 = now_ns();
+	sw1 = ctxt();
+
+	if (write(exitfd[1], &c, 1) != 1)
+		die("write exitfd");
 	for (int i = 0; i < nchild; i++) {
 		int status;
 
@@ -163,8 +219,6 @@ int main(int argc, char **argv)
 		if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
 			failed++;
 	}
-	t1 = now_ns();
-	sw1 = ctxt();
 
 	if (failed) {
 		fprintf(stderr, "messaging: %d children failed\n", failed);
