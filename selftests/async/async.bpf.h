@@ -8,8 +8,10 @@
  * eject the scheduler, instead of touching a dispatch buffer or a local DSQ
  * whose rq lock nobody holds.
  *
- * ASYNC_ARM() arms the timer once, 1 ms ahead, from the op that includes it;
- * the case defines async_fire(), the callback, which makes the call.
+ * async_arm() arms the timer once, 1 ms ahead, from the op under test; the
+ * case defines async_fire(), the callback, which makes the call and re-arms
+ * with async_rearm(): it keeps firing after the ejection, for as long as the
+ * maps live (scxk keeps them a while), as a real scheduler's timer would.
  */
 #ifndef __ASYNC_BPF_H
 #define __ASYNC_BPF_H
@@ -47,6 +49,11 @@ static __always_inline void async_arm(void)
 	async_armed = true;
 	bpf_timer_set_callback(&t->timer, async_fire);
 	bpf_timer_start(&t->timer, 1000 * 1000, 0);
+}
+
+static __always_inline void async_rearm(struct bpf_timer *timer)
+{
+	bpf_timer_start(timer, 1000 * 1000, 0);
 }
 
 #endif /* __ASYNC_BPF_H */

@@ -5,6 +5,7 @@
 static int async_fire(void *map, int *key, struct bpf_timer *timer)
 {
 	scx_bpf_consume(SHARED_DSQ);
+	async_rearm(timer);
 	return 0;
 }
 

@@ -8,6 +8,7 @@
 static int async_fire(void *map, int *key, struct bpf_timer *timer)
 {
 	scx_bpf_reenqueue_local();
+	async_rearm(timer);
 	return 0;
 }
 

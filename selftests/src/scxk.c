@@ -785,10 +785,11 @@ static struct bpf_link *attach(struct bpf_object *obj, const char *map)
 /*
  * Load and attach the scheduler of @map in @path, run the load until it is
  * ejected, and check the kernel log says "sched_ext: <ops name>: <@msg>..."
- * and "disabled (runtime error)".  @what is printed when it is.
+ * and "disabled (runtime error)".  @what is printed when it is.  The object
+ * stays open @linger seconds after the ejection (its timers keep firing).
  */
-static int eject(const char *path, const char *kind, double secs, const char *msg,
-		 const char *what)
+static int eject(const char *path, const char *kind, double secs, double linger,
+		 const char *msg, const char *what)
 {
 	char name[128], map[64], want[300], *klog;
 	struct bpf_object *obj;
@@ -814,6 +815,8 @@ static int eject(const char *path, const char *kind, double secs, const char *ms
 		       scx_state(), name);
 		ret = 1;
 	}
+	if (linger > 0)
+		usleep(linger * 1e6);
 	bpf_link__destroy(link);
 	bpf_object__close(obj);
 
@@ -836,7 +839,7 @@ static int eject(const char *path, const char *kind, double secs, const char *ms
 
 static int cmd_runtime(const char *path, double secs)
 {
-	return eject(path, "neg", secs, "kfunc with mask", "baseline: caught at run time");
+	return eject(path, "neg", secs, 0, "kfunc with mask", "baseline: caught at run time");
 }
 
 /*
@@ -847,8 +850,9 @@ static int cmd_async(const char *path, double secs, const char *msg)
 {
 	char what[300];
 
-	snprintf(what, sizeof(what), "ejected when the timer callback ran: %s", msg);
-	return eject(path, "async", secs, msg, what);
+	snprintf(what, sizeof(what),
+		 "ejected when the timer callback ran (and survived 0.5 s of it firing after): %s", msg);
+	return eject(path, "async", secs, 0.5, msg, what);
 }
 
 /* calls.<op> of a case object (see case.bpf.h), or -1 */
