@@ -166,6 +166,7 @@ summary_rc=0
 	echo "- kernels: \`${tree[baseline]##*/}\` (baseline, series none) and \`${tree[patched]##*/}\` (patched), same config and compiler"
 	echo "- QEMU: $(qemu-system-x86_64 --version | head -1), run-qemu.sh \`${qemu_opts[*]}\` (TCG, \`-icount shift=0,sleep=off\`, -cpu max)"
 	echo "- guest command line: \`$guest_args\`"
+	echo "- method (README.md, Benchmark): messaging clock stops at the last message (exits after it); a fresh BPF scheduler for every messaging run; guest vm.stat_interval 3600, ASLR off, 1 s idle before every run"
 	echo "- checkout: $(git -C "$repo" rev-parse --short HEAD 2>/dev/null || echo unknown)"
 	echo "- host: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')"
 	echo
