@@ -116,7 +116,7 @@ stop_sched() {
 # run and steers the order in which 80 runnable tasks go: scx_simple's
 # global vtime and the long-lived tasks' vtimes made its messaging cost
 # cycle over 3 runs within 2.3%; with a restart before every run, within
-# 0.14-0.25% (scx_qmap: 0.015%). Pipe ping-pong has one runnable task at a time and no
+# 0.14-0.44% (scx_qmap: 0.012-0.024%). Pipe ping-pong has one runnable task at a time and no
 # order to steer.
 fresh_sched() {
 	[ "$2" != fair ] || return 0
