@@ -24,7 +24,8 @@ kernel=${HARNESS_KERNEL:-$CACHE_DIR/build/patched/arch/x86/boot/bzImage}
 read -r -a qargs <<<"${HARNESS_QEMU_ARGS:---accel tcg --smp 1 --memory 512M}"
 tmp=$(mktemp -d)
 took=0 # seconds the last run_case took
-trap 'rm -rf "$tmp"' EXIT
+# A failed case keeps its logs (a real splat in them must not be lost).
+trap 'if [ "$_failed" = 0 ]; then rm -rf "$tmp"; else echo "# logs of this run kept in $tmp"; fi' EXIT
 
 # run_case NAME WANT_RC WANT_MSG_REGEX QEMU_OPTS...: run-qemu.sh's exit
 # status, its last line (the verdict) and the kept log.
