@@ -14,7 +14,8 @@
 #   no initrd: a missing --initrd -> usage error, exit 64
 #
 # Env: HARNESS_KERNEL (default: the cached patched bzImage),
-# HARNESS_QEMU_ARGS (default: --accel tcg --smp 1 --memory 512M).
+# HARNESS_QEMU_ARGS (default: --accel tcg --smp 1 --memory 512M),
+# HARNESS_APPEND (kernel command line for every boot, e.g. no5lvl).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
@@ -33,7 +34,7 @@ run_case() {
 	local name=$1 want_rc=$2 want_msg=$3
 	shift 3
 	local log="$tmp/$name.log" rc=0 t0=$SECONDS
-	"$top/run-qemu.sh" --log "$log" "${qargs[@]}" "$@" >"$tmp/$name.out" 2>&1 || rc=$?
+	"$top/run-qemu.sh" --log "$log" "${qargs[@]}" --append "${HARNESS_APPEND:-}" "$@" >"$tmp/$name.out" 2>&1 || rc=$?
 	took=$((SECONDS - t0))
 	echo "# $name: run-qemu exit $rc after $took s: $(grep -E '^run-qemu: ' "$tmp/$name.out" | tail -1)"
 	check "$name:exit-$want_rc" "run-qemu exited $rc, want $want_rc; its output: $(tail -3 "$tmp/$name.out")" \
@@ -95,14 +96,14 @@ check "hang:report-fails" "ktap-report exit $rc; $(tail -2 "$tmp/hang.ktap")" \
 
 initramfs no-payload
 run_case no-payload 1 'guest payload exited 1' \
-	--kernel "$kernel" --initrd "$tmp/no-payload.cpio" --timeout 300 --append scx.payload=check
+	--kernel "$kernel" --initrd "$tmp/no-payload.cpio" --timeout 300 --append "${HARNESS_APPEND:-} scx.payload=check"
 rc=0 && "$top/scripts/ktap-report.sh" --qemu-rc 1 "$tmp/no-payload.log" >"$tmp/no-payload.ktap" || rc=$?
 check "no-payload:report-names-it" "ktap-report exit $rc; $(grep '^not ok' "$tmp/no-payload.ktap")" \
 	bash -c '[ "$1" != 0 ] && grep -q "^not ok .*scx-selftest:runner-present" "$2"' _ "$rc" "$tmp/no-payload.ktap"
 check "no-payload:log-kept" "the console log lacks the reason" grep -q 'runner not in the initramfs' "$tmp/no-payload.log"
 
 run_case unknown-payload 63 'guest payload exited 127' \
-	--kernel "$kernel" --initrd "$tmp/no-payload.cpio" --timeout 120 --append scx.payload=nosuch
+	--kernel "$kernel" --initrd "$tmp/no-payload.cpio" --timeout 120 --append "${HARNESS_APPEND:-} scx.payload=nosuch"
 check "unknown-payload:log-kept" "the console log lacks init's message" \
 	grep -q "init: unknown payload 'nosuch'" "$tmp/unknown-payload.log"
 
