@@ -146,6 +146,17 @@ check "known-splat-ignored" "exit $rc, want 1" test "$rc" = 1
 check "known-splat-listed" "--known lists nothing" \
 	test "$("$detect" --known "$tmp/log" | wc -l)" = 1
 
+# The 1 s selftest watchdog being late on a slow guest is known; a real
+# task stall in the same scheduler is not.
+log_with "$tmp/log" '[  525.0] sched_ext: BPF scheduler "select_cpu_dispatch" disabled (runnable task stall)' \
+	'[  525.0] sched_ext: select_cpu_dispatch: watchdog failed to check in for 1.004s'
+rc=0 && "$detect" "$tmp/log" >/dev/null || rc=$?
+check "known-late-selftest-watchdog" "exit $rc, want 1" test "$rc" = 1
+log_with "$tmp/log" '[  525.0] sched_ext: BPF scheduler "select_cpu_dispatch" disabled (runnable task stall)' \
+	'[  525.0] sched_ext: select_cpu_dispatch: runner[77] failed to run for 1.500s'
+check "real-selftest-stall-fires" "not reported as a sched_ext stall" \
+	test "$("$detect" "$tmp/log" | cut -f3)" = "sched_ext stall"
+
 # A test that stalls a task on purpose (expected-splats.txt): set aside
 # during that test only.
 stall=('[   40.0] sched_ext: BPF scheduler "qmap" disabled (runnable task stall)'
