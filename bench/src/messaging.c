@@ -53,28 +53,30 @@ static long long now_ns(void)
 	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
-/* Tell the parent we are ready, then wait until it releases everybody. */
-static void ready(int ready_out, int wake_in)
+/*
+ * Tell the parent where we are (@c on @ready_out), then wait until it
+ * releases everybody (a byte or EOF on @wait_in).
+ */
+static void report_and_wait(int ready_out, char c, int wait_in)
 {
-	struct pollfd pfd = { .fd = wake_in, .events = POLLIN };
-	char c = 'R';
+	struct pollfd pfd = { .fd = wait_in, .events = POLLIN };
 
 	if (write(ready_out, &c, 1) != 1)
-		die("write ready");
+		die(c == 'R' ? "write ready" : "write done");
 	if (poll(&pfd, 1, -1) != 1)
-		die("poll wakefd");
+		die(c == 'R' ? "poll wakefd" : "poll exitfd");
 }
 
-/* Tell the parent we are done, then wait until it lets everybody exit. */
+/* Ready: wait for the start. */
+static void ready(int ready_out, int wake_in)
+{
+	report_and_wait(ready_out, 'R', wake_in);
+}
+
+/* Done: wait until the parent lets everybody exit, then exit. */
 static void done(int ready_out, int exit_in)
 {
-	struct pollfd pfd = { .fd = exit_in, .events = POLLIN };
-	char c = 'D';
-
-	if (write(ready_out, &c, 1) != 1)
-		die("write done");
-	if (poll(&pfd, 1, -1) != 1)
-		die("poll exitfd");
+	report_and_wait(ready_out, 'D', exit_in);
 	_exit(0);
 }
 
