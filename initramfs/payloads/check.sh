@@ -36,9 +36,18 @@ for s in /scx/suites/*.sh; do
 	[ -e "$s" ] || continue
 	run_suite "$(basename "$s" .sh)" sh "$s"
 done
+# A suite that was wanted but not packed is a failure, not a silent skip:
+# a payload build that lost it must not look like a shorter green run.
+missing() {
+	wanted "$1" || return 0
+	run_suite "$1" echo "not ok 1 $1 # $2 is not in the initramfs (payload build lost it: rebuild with make payload)"
+	rc=1
+}
 # The project's tests want the kernel kind (patched|baseline).
 if [ -x /selftests/run-guest.sh ]; then
 	run_suite selftests /selftests/run-guest.sh "$(cat /scx/variant 2>/dev/null || echo patched)"
+else
+	missing selftests /selftests/run-guest.sh
 fi
 # The real schedulers under load, last (the longest); scx.sched_load= on
 # the kernel command line picks quick (default) or full, off skips it;
@@ -55,6 +64,8 @@ if [ "$sched_load" = off ]; then
 elif [ -x /sched-load/run-guest.sh ]; then
 	run_suite sched-load /sched-load/run-guest.sh \
 		"$(cat /scx/variant 2>/dev/null || echo patched)" "$sched_load"
+else
+	missing sched-load /sched-load/run-guest.sh
 fi
 
 loglevel=$(cut -f1 /proc/sys/kernel/printk)

@@ -104,6 +104,11 @@ rc=0 && "$top/scripts/ktap-report.sh" --qemu-rc 1 "$tmp/no-payload.log" >"$tmp/n
 check "no-payload:report-names-it" "ktap-report exit $rc; $(grep '^not ok' "$tmp/no-payload.ktap")" \
 	bash -c '[ "$1" != 0 ] && grep -q "^not ok .*scx-selftest:runner-present" "$2"' _ "$rc" "$tmp/no-payload.ktap"
 check "no-payload:log-kept" "the console log lacks the reason" grep -q 'runner not in the initramfs' "$tmp/no-payload.log"
+# The project's suites are wanted by the check payload: missing ones fail.
+for suite in selftests sched-load; do
+	check "no-payload:$suite-missing-fails" "$(grep "$suite" "$tmp/no-payload.ktap" | head -3)" \
+		grep -q "^not ok .*$suite # /$suite/run-guest.sh is not in the initramfs" "$tmp/no-payload.ktap"
+done
 
 run_case unknown-payload 63 'guest payload exited 127' \
 	--kernel "$kernel" --initrd "$tmp/no-payload.cpio" --timeout 120 --append "${HARNESS_APPEND:-} scx.payload=nosuch"
