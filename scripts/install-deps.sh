@@ -14,6 +14,7 @@ PACKAGES=(
 	gcc make bc flex bison libssl-dev libelf-dev  # kernel build host tools
 	zlib1g-dev libzstd-dev pkg-config  # libbpf / selftests / bpftool
 	cpio zstd xz-utils git  # tarball extraction, series application
+	patch               # selftests/sched-load/tool-fixes on the copied tools/
 	ccache              # shared objects across variants and rebuilds
 	python3             # kernel scripts
 	qemu-system-x86     # the guest

@@ -13,7 +13,8 @@
 #   bin/scx_*      every scheduler in <tree>/tools/sched_ext (the Makefile's
 #                  c-sched-targets), relinked statically: nothing else to copy
 #   variant        <variant>, for the record
-#   build/         intermediates (copied tools/ subtree, libbpf, bpftool,
+#   build/         intermediates (copied tools/ subtree with tool-fixes/*.patch
+#                  applied, libbpf, bpftool,
 #                  vmlinux.h, objects): not needed in the guest;
 #                  $SCHED_LOAD_BUILD_DIR instead if set (outside the tree)
 #
@@ -87,6 +88,14 @@ for d in arch build include lib scripts bpf sched_ext; do
 	[ -d "$TREE/tools/$d" ] || die "$TREE/tools/$d: not found"
 	mkdir -p "$SRC/tools/$d"
 	cp -a "$TREE/tools/$d/." "$SRC/tools/$d/"
+done
+# Fixes to the schedulers' own user-space bugs (tool-fixes/*.patch, each
+# says why), applied to the fresh copy every time; the tree stays pristine.
+for p in "$HERE"/tool-fixes/*.patch; do
+	[ -e "$p" ] || continue
+	step "tool fix $(basename "$p")"
+	patch -s -d "$SRC" -p1 --no-backup-if-mismatch < "$p" ||
+		die "$(basename "$p") does not apply to $TREE/tools"
 done
 
 SCHEDS=$(sed -n 's/^c-sched-targets[[:space:]]*=[[:space:]]*//p' \
