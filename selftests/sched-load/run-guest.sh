@@ -338,19 +338,45 @@ stop_loadgen_quiet() {
 # pin_helper CPU: 6.12.118 calls ops.init() from the "scx_ops_enable_helper"
 # RT kthread, not from the loading task, so a scheduler that must init on
 # a given CPU (scx_central) needs that kthread there.  The kthread exists
-# from the first enable on.
-pin_helper() {
+# from the first enable of the boot on; if no run has enabled a scheduler
+# yet (scx.sched_load_only= picked a pinned run first), one scx_simple
+# load and unload creates it, so the run tests its scheduler, not the order.
+find_enable_helper() {
 	local p c
 	for p in /proc/[0-9]*; do
 		c=$(cat "$p/comm" 2>/dev/null) || continue
-		case "$c" in scx_ops_enable*) break ;; esac
-		p=
+		case "$c" in scx_ops_enable*) echo "${p#/proc/} $c"; return ;; esac
 	done
+}
+
+prime_enable_helper() {
+	local e0=$NERR en=$ENABLED ens=$ENABLE_S ex=$EXIT_LINE pin=$E_PIN slog=$SLOG
+	diag "pin: no scx_ops_enable_helper kthread yet; loading scx_simple once to create it"
+	SLOG=$RUNLOG.prime
+	E_PIN=
+	sched_start scx_simple
+	if sched_wait_enabled simple; then sched_stop; else stop_sched_quiet; fi
+	SPID=
+	[ "$NERR" -eq "$e0" ] ||
+		err "pin: scx_simple did not load and unload cleanly (to create the enable kthread)"
+	SLOG=$slog E_PIN=$pin ENABLED=$en ENABLE_S=$ens EXIT_LINE=$ex
+}
+
+pin_helper() {
+	local p c
+	read -r p c <<EOT
+$(find_enable_helper)
+EOT
 	if [ -z "$p" ]; then
-		diag "pin: no scx_ops_enable_helper kthread yet (created by the first enable)"
+		prime_enable_helper
+		read -r p c <<EOT
+$(find_enable_helper)
+EOT
+	fi
+	if [ -z "$p" ]; then
+		err "pin: no scx_ops_enable_helper kthread after an enable; cannot pin it to cpu $1"
 		return
 	fi
-	p=${p#/proc/}
 	diag "pin: ${c}[$p] on cpu $(awk '{ print $39 }' /proc/$p/stat), affinity $(taskset -p "$p" 2>&1 | sed 's/.*: //') -> cpu $1"
 	taskset -p -c "$1" "$p" > /dev/null 2>&1 ||
 		err "taskset -p -c $1 $p (scx_ops_enable_helper) failed"
