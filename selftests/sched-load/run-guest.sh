@@ -661,7 +661,10 @@ do_kill() {
 	ops=$(ops_of "$@")
 	sched_start "$@"
 	if sched_wait_enabled "$ops"; then
-		lg_start "$SECS" "$lgx"
+		# Open-ended, stopped below: a fixed-length loadgen could end
+		# before a slow (debug) kernel finished the disable, and its
+		# tasks would truly report sched_ext.
+		lg_start 0 "$lgx"
 		half=$(( (SECS + 1) / 2 ))
 		sleep "$half"
 		still_enabled "$ops"
@@ -674,7 +677,8 @@ do_kill() {
 			err "state '$(scx_state)' ${STOP_TIMEOUT}s after SIGKILL, expected disabled"
 		KILL_S=$(since "$t0")
 		# the rest of the loadgen run is on the fair class
-		lg_wait
+		sleep $((SECS - half))
+		lg_wait stop
 		recover
 	fi
 	check_klog
