@@ -13,7 +13,8 @@
 #   REPS=5            repetitions per pipe and load-time cell (>= 5)
 #   MSG_REPS=11       repetitions per messaging cell
 #   PIPE_LOOPS=50000  pipe-pingpong round trips per run
-#   MSG_ARGS=4,10,10,25  messaging groups,senders,receivers,loops
+#   MSG_ARGS=4,10,10,25,80  messaging groups,senders,receivers,loops,rounds
+#                     (one messaging run = the sum of 80 independent rounds)
 #   SCHEDS=fair,simple,qmap
 #   BENCH_JOBS=2      boot the two kernels at once (1: one after the other;
 #                     the numbers do not depend on it, only the wall time)
@@ -34,7 +35,7 @@ tree[patched]=$(readlink -f "$2")
 variants=(baseline patched)
 
 REPS=${REPS:-5} MSG_REPS=${MSG_REPS:-11} PIPE_LOOPS=${PIPE_LOOPS:-50000}
-MSG_ARGS=${MSG_ARGS:-4,10,10,25} SCHEDS=${SCHEDS:-fair,simple,qmap}
+MSG_ARGS=${MSG_ARGS:-4,10,10,25,80} SCHEDS=${SCHEDS:-fair,simple,qmap}
 BENCH_JOBS=${BENCH_JOBS:-2} BENCH_TIMEOUT=${BENCH_TIMEOUT:-3600}
 RESULTS_DIR=${RESULTS_DIR:-$here/results}
 work="$CACHE_DIR/bench"
@@ -129,7 +130,7 @@ for v in "${variants[@]}"; do
 	raw="$RESULTS_DIR/raw-$v.txt"
 	tr -d '\r' <"$logdir/bench-$v.log" |
 		sed -n '/^BENCH-RESULTS-BEGIN$/,/^BENCH-RESULTS-END$/p' |
-		grep -E '^(run|load) ' >"$raw" || true
+		grep -E '^(run|load|rounds) ' >"$raw" || true
 	if [ "$rc" != 0 ]; then
 		warn "bench $v: guest failed (run-qemu exit $rc); console log: $logdir/bench-$v.log"
 		failed=1
@@ -166,7 +167,7 @@ summary_rc=0
 	echo "- kernels: \`${tree[baseline]##*/}\` (baseline, series none) and \`${tree[patched]##*/}\` (patched), same config and compiler"
 	echo "- QEMU: $(qemu-system-x86_64 --version | head -1), run-qemu.sh \`${qemu_opts[*]}\` (TCG, \`-icount shift=0,sleep=off\`, -cpu max)"
 	echo "- guest command line: \`$guest_args\`"
-	echo "- method (README.md, Benchmark): messaging clock stops at the last message (exits after it); a fresh BPF scheduler for every messaging run; guest vm.stat_interval 3600, ASLR off, 1 s idle before every run"
+	echo "- method (README.md, Benchmark): a messaging run is the sum of the timed windows of its rounds (fresh children each, released just after a timer tick; clock stops at the last message, exits after it; per-round figures in the raw files); a fresh BPF scheduler for every messaging run; guest vm.stat_interval 3600, ASLR off, 1 s idle before every run"
 	echo "- checkout: $(git -C "$repo" rev-parse --short HEAD 2>/dev/null || echo unknown)"
 	echo "- host: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')"
 	echo

@@ -10,7 +10,8 @@
 #   bench.scheds=A,B        fair,simple,qmap (fair = no BPF scheduler)
 #   bench.workloads=A,B     pipe,messaging
 #   bench.pipe=N            pipe-pingpong round trips (default 50000)
-#   bench.msg=G,S,R,L       messaging groups,senders,receivers,loops
+#   bench.msg=G,S,R,L,K     messaging groups,senders,receivers,loops,rounds
+#                           (default 4,10,10,25,80: one run = 80 rounds)
 #   bench.load=0            skip the load-time measurement
 #   bench.restart=A,B       workloads whose every run (warm-up included)
 #                           gets a freshly started BPF scheduler (default
@@ -26,13 +27,14 @@
 # printk held back, so kernel messages cannot break a result line:
 #   run <workload> <sched> <rep> <ns_per_op> <total_ns> <ops> <ctx_switches>
 #   load <sched> <rep> <load_ns> <verify_us> <insns> <progs>
+#   rounds <workload> <sched> <rep> <ns>/<ctx_switches>...  (one per round)
 # Exit status: 0, or 1 if anything failed (a scheduler did not enable or
 # was ejected, a benchmark failed or printed no number).
 PATH=/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin
 export PATH
 
 reps=5 msg_reps=11 scheds=fair,simple,qmap workloads=pipe,messaging restart=messaging
-pipe_loops=50000 msg_args=4,10,10,25 do_load=1 settle=1
+pipe_loops=50000 msg_args=4,10,10,25,80 do_load=1 settle=1
 for arg in $(cat /proc/cmdline); do
 	case "$arg" in
 	bench.reps=*) reps=${arg#*=} ;;
@@ -163,15 +165,18 @@ run_cell() {
 	while [ $r -le "$n" ]; do
 		fresh_sched "$w" "$s" || return 1
 		sleep "$settle"
-		line=$($cmd)
+		line=$($cmd 2>/tmp/bench-stderr)
 		st=$?
 		set -- $line
 		if [ $st -ne 0 ] || [ $# -ne 4 ]; then
 			fail "$w under $s, rep $r: status $st, output '$line'"
+			cat /tmp/bench-stderr
 			return 1
 		fi
 		expect_state "$s" || return 1
 		echo "run $w $s $r $1 $2 $3 $4" >>"$out"
+		# messaging's per-round ns/ctx switches, kept with the results.
+		sed -n "s/^messaging-rounds: /rounds $w $s $r /p" /tmp/bench-stderr >>"$out"
 		vals="$vals $1"
 		r=$((r + 1))
 	done

@@ -4,18 +4,33 @@
  * mode, socketpairs). GROUPS groups, each of SENDERS sender processes and
  * RECEIVERS receiver processes; every receiver owns one AF_UNIX stream
  * socketpair, every sender of its group writes LOOPS messages of 100 bytes
- * to every receiver. All children are created and parked first; the clock
- * runs from releasing them until every child has reported that it is done.
- * Children exit, and are reaped, only after the clock has stopped: the
- * teardown of 80 processes (and the RCU work it queues) varies from run to
- * run and is not what this measures.
+ * to every receiver.
+ *
+ * One run is ROUNDS independent rounds, each with fresh pipes, sockets and
+ * children. In a round all children are created and parked first; the
+ * clock runs from releasing them until every child has reported that it
+ * is done. Children are killed, and reaped, only after the clock has
+ * stopped, one by one in the reverse order of their creation: the teardown
+ * of 80 processes (and the RCU work it queues) is not what this measures,
+ * and the order leaves the kernel's freelists as the round found them (see
+ * run_round()). The run's figure is the sum of its rounds' timed windows.
+ *
+ * Why rounds: with 80 runnable tasks on one CPU, the order they run in,
+ * and so the cost of a round, is decided by differences of a few
+ * instructions in the state the round starts from; one round lands in one
+ * of a few schedules up to 2-3% apart. Summing many independent rounds
+ * averages those draws, where one long round would not (its schedule is
+ * drawn once). See README.md, Benchmark.
  *
  * Prints one line: <ns per message> <total ns> <messages> <context switches>
- * (CLOCK_MONOTONIC; under QEMU -icount shift=0 a guest "ns" is one
- * instruction; context switches: the system-wide count in /proc/stat over
- * the timed window).
+ * over all rounds (CLOCK_MONOTONIC; under QEMU -icount shift=0 a guest
+ * "ns" is one instruction; context switches: the system-wide count in
+ * /proc/stat over the timed windows). With ROUNDS > 1 also one line on
+ * stderr, "messaging-rounds: <ns>/<ctx switches> ..." per round, to check
+ * that rounds are independent draws.
  *
- * Usage: messaging [GROUPS [SENDERS [RECEIVERS [LOOPS]]]]  (default 4 10 10 25)
+ * Usage: messaging [GROUPS [SENDERS [RECEIVERS [LOOPS [ROUNDS]]]]]
+ *        (default 4 10 10 25 1)
  */
 #include <errno.h>
 #include <poll.h>
@@ -53,35 +68,34 @@ static long long now_ns(void)
 	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
-/*
- * Tell the parent where we are (@c on @ready_out), then wait until it
- * releases everybody (a byte or EOF on @wait_in).
- */
-static void report_and_wait(int ready_out, char c, int wait_in)
-{
-	struct pollfd pfd = { .fd = wait_in, .events = POLLIN };
-
-	if (write(ready_out, &c, 1) != 1)
-		die(c == 'R' ? "write ready" : "write done");
-	if (poll(&pfd, 1, -1) != 1)
-		die(c == 'R' ? "poll wakefd" : "poll exitfd");
-}
-
-/* Ready: wait for the start. */
+/* Ready: tell the parent, then wait for the start (a byte on @wake_in). */
 static void ready(int ready_out, int wake_in)
 {
-	report_and_wait(ready_out, 'R', wake_in);
+	struct pollfd pfd = { .fd = wake_in, .events = POLLIN };
+	char c = 'R';
+
+	if (write(ready_out, &c, 1) != 1)
+		die("write ready");
+	if (poll(&pfd, 1, -1) != 1)
+		die("poll wakefd");
 }
 
-/* Done: wait until the parent lets everybody exit, then exit. */
-static void done(int ready_out, int exit_in)
+/*
+ * Done: tell the parent, then park until it kills us (see run_round()
+ * for why it, and not we, decides when we exit).
+ */
+static void done(int ready_out)
 {
-	report_and_wait(ready_out, 'D', exit_in);
-	_exit(0);
+	char c = 'D';
+
+	if (write(ready_out, &c, 1) != 1)
+		die("write done");
+	for (;;)
+		pause();
 }
 
 static void sender(const int *out, int receivers, long loops, int ready_out,
-		   int wake_in, int exit_in)
+		   int wake_in)
 {
 	char msg[MSG_SIZE];
 
@@ -100,10 +114,10 @@ static void sender(const int *out, int receivers, long loops, int ready_out,
 			}
 		}
 	}
-	done(ready_out, exit_in);
+	done(ready_out);
 }
 
-static void receiver(int in, long bytes, int ready_out, int wake_in, int exit_in)
+static void receiver(int in, long bytes, int ready_out, int wake_in)
 {
 	char buf[MSG_SIZE];
 
@@ -115,7 +129,7 @@ static void receiver(int in, long bytes, int ready_out, int wake_in, int exit_in
 			die("receiver read");
 		bytes -= r;
 	}
-	done(ready_out, exit_in);
+	done(ready_out);
 }
 
 /*
@@ -140,28 +154,39 @@ static void collect(int fd, const pid_t *pids, int n)
 	}
 }
 
-int main(int argc, char **argv)
+/*
+ * Spin until an interrupt takes a bite out of our clock reads (a read
+ * normally follows the previous one within ~90 guest ns; the periodic tick
+ * costs ~1,700 or more), so that every round is released at the same phase
+ * of the tick. Which task a tick preempts steers the 80 tasks' order; left
+ * to chance, the phase is one more draw per round. Gives up after 10 ms
+ * (no tick seen: HZ >= 100).
+ */
+static void align_to_tick(void)
 {
-	int groups = argc > 1 ? atoi(argv[1]) : 4;
-	int senders = argc > 2 ? atoi(argv[2]) : 10;
-	int receivers = argc > 3 ? atoi(argv[3]) : 10;
-	long loops = argc > 4 ? atol(argv[4]) : 25;
-	int readyfd[2], wakefd[2], exitfd[2], nchild = 0, failed = 0;
-	long long t0, t1, sw0, sw1, msgs;
-	int *rx, *tx;
-	pid_t *pids;
-	char c;
+	long long start = now_ns(), prev = start, t;
 
-	if (groups <= 0 || senders <= 0 || receivers <= 0 || loops <= 0) {
-		fprintf(stderr, "usage: %s [GROUPS [SENDERS [RECEIVERS [LOOPS]]]] (all > 0)\n", argv[0]);
-		return 2;
+	for (;;) {
+		t = now_ns();
+		if (t - prev > 1000 || t - start > 10000000)
+			return;
+		prev = t;
 	}
-	rx = calloc(receivers, sizeof(*rx));
-	tx = calloc(receivers, sizeof(*tx));
-	pids = calloc((size_t)groups * (senders + receivers), sizeof(*pids));
-	if (!rx || !tx || !pids)
-		die("calloc");
-	if (pipe(readyfd) || pipe(wakefd) || pipe(exitfd))
+}
+
+/*
+ * One round: fork and park all children, time the message phase, let them
+ * exit and reap them. Returns the timed ns; *sw gets the context switches
+ * in the timed window.
+ */
+static long long run_round(int groups, int senders, int receivers, long loops,
+			   int *rx, int *tx, pid_t *pids, long long *sw)
+{
+	int readyfd[2], wakefd[2], nchild = 0, failed = 0;
+	long long t0, t1, sw0, sw1;
+	char c = 0;
+
+	if (pipe(readyfd) || pipe(wakefd))
 		die("pipe");
 
 	for (int g = 0; g < groups; g++) {
@@ -181,7 +206,7 @@ int main(int argc, char **argv)
 				report_fd = readyfd[1];
 				close(tx[r]);
 				receiver(rx[r], (long)senders * loops * MSG_SIZE,
-					 readyfd[1], wakefd[0], exitfd[0]);
+					 readyfd[1], wakefd[0]);
 			}
 			pids[nchild++] = pid;
 			close(rx[r]);
@@ -194,7 +219,7 @@ int main(int argc, char **argv)
 			if (pid == 0) {
 				report_fd = readyfd[1];
 				sender(tx, receivers, loops, readyfd[1],
-				       wakefd[0], exitfd[0]);
+				       wakefd[0]);
 			}
 			pids[nchild++] = pid;
 		}
@@ -203,6 +228,7 @@ int main(int argc, char **argv)
 	}
 
 	collect(readyfd[0], pids, nchild);
+	align_to_tick();
 	sw0 = ctxt();
 	t0 = now_ns();
 	if (write(wakefd[1], &c, 1) != 1)
@@ -211,22 +237,85 @@ int main(int argc, char **argv)
 	t1 = now_ns();
 	sw1 = ctxt();
 
-	if (write(exitfd[1], &c, 1) != 1)
-		die("write exitfd");
-	for (int i = 0; i < nchild; i++) {
+	/*
+	 * Kill and reap the children one by one, last created first, and
+	 * close the pipes in the reverse order of their creation: the kernel
+	 * objects of this round (tasks, mms, sockets, pipes) go back to their
+	 * LIFO slab and page freelists in a fixed order, as near the reverse
+	 * of their allocation as we can make it, so the next round is handed
+	 * the same objects in the same order. Freed
+	 * in creation order (children exiting by themselves, in the order
+	 * they got to run), each round got them reversed, and the rounds'
+	 * costs alternated between two or three schedules: 2.3% apart under
+	 * scx_simple, 1-3% under the fair class.
+	 */
+	for (int i = nchild - 1; i >= 0; i--) {
 		int status;
 
-		if (wait(&status) < 0)
-			die("wait");
-		if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+		if (kill(pids[i], SIGKILL))
+			die("kill");
+		if (waitpid(pids[i], &status, 0) != pids[i])
+			die("waitpid");
+		if (!WIFSIGNALED(status) || WTERMSIG(status) != SIGKILL)
 			failed++;
 	}
-
 	if (failed) {
 		fprintf(stderr, "messaging: %d children failed\n", failed);
-		return 1;
+		exit(1);
 	}
-	msgs = (long long)groups * senders * receivers * loops;
-	printf("%.3f %lld %lld %lld\n", (double)(t1 - t0) / msgs, t1 - t0, msgs, sw1 - sw0);
+	close(wakefd[1]);
+	close(wakefd[0]);
+	close(readyfd[1]);
+	close(readyfd[0]);
+	*sw = sw1 - sw0;
+	return t1 - t0;
+}
+
+int main(int argc, char **argv)
+{
+	int groups = argc > 1 ? atoi(argv[1]) : 4;
+	int senders = argc > 2 ? atoi(argv[2]) : 10;
+	int receivers = argc > 3 ? atoi(argv[3]) : 10;
+	long loops = argc > 4 ? atol(argv[4]) : 25;
+	int rounds = argc > 5 ? atoi(argv[5]) : 1;
+	/*
+	 * Between rounds: the reaped children's deferred teardown (RCU
+	 * callbacks freeing tasks, sockets, pipes) runs while we sleep, not in
+	 * the next timed window. Idle is nearly free under -icount sleep=off.
+	 */
+	const struct timespec settle = { .tv_sec = 0, .tv_nsec = 50000000 };
+	long long total = 0, sw = 0, msgs, *ns_round, *sw_round;
+	int *rx, *tx;
+	pid_t *pids;
+
+	if (groups <= 0 || senders <= 0 || receivers <= 0 || loops <= 0 || rounds <= 0) {
+		fprintf(stderr, "usage: %s [GROUPS [SENDERS [RECEIVERS [LOOPS [ROUNDS]]]]] (all > 0)\n", argv[0]);
+		return 2;
+	}
+	rx = calloc(receivers, sizeof(*rx));
+	tx = calloc(receivers, sizeof(*tx));
+	pids = calloc((size_t)groups * (senders + receivers), sizeof(*pids));
+	ns_round = calloc(rounds, sizeof(*ns_round));
+	sw_round = calloc(rounds, sizeof(*sw_round));
+	if (!rx || !tx || !pids || !ns_round || !sw_round)
+		die("calloc");
+
+	for (int i = 0; i < rounds; i++) {
+		if (i && nanosleep(&settle, NULL))
+			die("nanosleep");
+		ns_round[i] = run_round(groups, senders, receivers, loops,
+					rx, tx, pids, &sw_round[i]);
+		total += ns_round[i];
+		sw += sw_round[i];
+	}
+
+	msgs = (long long)groups * senders * receivers * loops * rounds;
+	printf("%.3f %lld %lld %lld\n", (double)total / msgs, total, msgs, sw);
+	if (rounds > 1) {
+		fprintf(stderr, "messaging-rounds:");
+		for (int i = 0; i < rounds; i++)
+			fprintf(stderr, " %lld/%lld", ns_round[i], sw_round[i]);
+		fprintf(stderr, "\n");
+	}
 	return 0;
 }
