@@ -355,16 +355,9 @@ find_enable_helper() {
 }
 
 prime_enable_helper() {
-	local e0=$NERR en=$ENABLED ens=$ENABLE_S ex=$EXIT_LINE pin=$E_PIN slog=$SLOG
 	diag "pin: no scx_ops_enable_helper kthread yet; loading scx_simple once to create it"
-	SLOG=$RUNLOG.prime
-	E_PIN=
-	sched_start scx_simple
-	if sched_wait_enabled simple; then sched_stop; else stop_sched_quiet; fi
-	SPID=
-	[ "$NERR" -eq "$e0" ] ||
+	simple_cycle prime 0 ||
 		err "pin: scx_simple did not load and unload cleanly (to create the enable kthread)"
-	SLOG=$slog E_PIN=$pin ENABLED=$en ENABLE_S=$ens EXIT_LINE=$ex
 }
 
 pin_helper() {
@@ -635,25 +628,39 @@ do_error() {
 	diag "exit: ${EXIT_LINE:-none}"
 }
 
-# recover: after a fault (ejection, SIGKILL) a scheduler must load, enable
-# and unload cleanly again; scx_simple, logged apart from the faulty one
-recover() {
-	local t0 e0=$NERR en=$ENABLED ens=$ENABLE_S ex=$EXIT_LINE pin=$E_PIN
-	t0=$(now_cs)
-	SLOG=$RUNLOG.recover
+# simple_cycle LOG HOLD: load scx_simple, keep it HOLD s (0: unload at
+# once), unload it; logged in $RUNLOG.LOG, apart from the run's scheduler,
+# whose pin, enable and exit figures stay as they were.  Its own enable
+# time is left in CYCLE_ENABLE_S.  Status 0 if no check failed.
+simple_cycle() {
+	local e0=$NERR en=$ENABLED ens=$ENABLE_S ex=$EXIT_LINE pin=$E_PIN slog=$SLOG
+	SLOG=$RUNLOG.$1
 	E_PIN=
 	sched_start scx_simple
 	if sched_wait_enabled simple; then
-		sleep 1
-		still_enabled simple
+		if [ "$2" != 0 ]; then
+			sleep "$2"
+			still_enabled simple
+		fi
 		sched_stop
+	else
+		stop_sched_quiet
 	fi
-	if [ "$NERR" -eq "$e0" ]; then
-		diag "recover: scx_simple enabled in ${ENABLE_S}s and unloaded cleanly after the fault ($(since "$t0")s)"
+	CYCLE_ENABLE_S=$ENABLE_S
+	SLOG=$slog E_PIN=$pin ENABLED=$en ENABLE_S=$ens EXIT_LINE=$ex
+	[ "$NERR" -eq "$e0" ]
+}
+
+# recover: after a fault (ejection, SIGKILL) a scheduler must load, enable
+# and unload cleanly again
+recover() {
+	local t0
+	t0=$(now_cs)
+	if simple_cycle recover 1; then
+		diag "recover: scx_simple enabled in ${CYCLE_ENABLE_S}s and unloaded cleanly after the fault ($(since "$t0")s)"
 	else
 		err "recover: scx_simple did not load and unload cleanly after the fault"
 	fi
-	SLOG=$RUNLOG.sched E_PIN=$pin ENABLED=$en ENABLE_S=$ens EXIT_LINE=$ex
 }
 
 # kill: SIGKILL the loader while its scheduler runs under load.  Closing
