@@ -175,9 +175,9 @@ static void align_to_tick(void)
 }
 
 /*
- * One round: fork and park all children, time the message phase, let them
- * exit and reap them. Returns the timed ns; *sw gets the context switches
- * in the timed window.
+ * One round: fork and park all children, time the message phase, then
+ * kill and reap them, newest first. Returns the timed ns; *sw gets the
+ * context switches in the timed window.
  */
 static long long run_round(int groups, int senders, int receivers, long loops,
 			   int *rx, int *tx, pid_t *pids, long long *sw)
