@@ -28,6 +28,8 @@ Options:
   --icount           deterministic guest time: -icount shift=0,sleep=off
                      (TCG only; for benchmarks)
   --interactive      console on this terminal (Ctrl-A x quits QEMU)
+  --system-map FILE  symbols for the vCPU snapshot taken on a timeout
+                     (default: System.map of the tree the bzImage is in)
   -h, --help         this text
 
 Exit status:
@@ -43,7 +45,9 @@ Exit status:
   75    KASAN/KFENCE/UBSAN report
   76    RCU stall
   77    hung task or soft/hard lockup
-  78    timeout: no exit marker within --timeout seconds
+  78    timeout: no exit marker within --timeout seconds; before QEMU is
+        stopped, the QEMU monitor is asked where each vCPU is
+        (scripts/qemu-hang-snapshot.sh, kept next to the log)
   79    sched_ext stall: the watchdog ejected a BPF scheduler
 A splat wins over the guest status: a run that printed a WARNING and then
 exited 0 still exits 73. Splat patterns: scripts/splat-patterns.txt; known,
@@ -53,7 +57,7 @@ USAGE
 }
 
 kernel="" initrd="" append="" why="" logf="./qemu-console.log" timeout=600
-smp=2 memory=2G accel=auto icount=0 interactive=0
+smp=2 memory=2G accel=auto icount=0 interactive=0 sysmap=""
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--kernel) kernel=${2:-} && shift ;;
@@ -66,6 +70,7 @@ while [ $# -gt 0 ]; do
 	--accel) accel=${2:-} && shift ;;
 	--icount) icount=1 ;;
 	--interactive) interactive=1 ;;
+	--system-map) sysmap=${2:-} && shift ;;
 	-h | --help) usage && exit 0 ;;
 	*) echo "run-qemu.sh: unknown option '$1' (see --help)" >&2 && exit 64 ;;
 	esac
@@ -83,6 +88,9 @@ usage_error() {
 case "$accel" in auto | kvm | tcg) ;; *) usage_error "--accel wants auto|kvm|tcg, got '$accel'" ;; esac
 [ "$icount" = 0 ] || [ "$accel" != kvm ] || usage_error "--icount needs TCG, not --accel kvm"
 mkdir -p "$(dirname "$logf")"
+[ -n "$sysmap" ] || sysmap=$(dirname "$kernel")/../../../System.map
+[ -r "$sysmap" ] || sysmap=""
+snapf=${logf%.log}.hang-snapshot.txt
 
 # KVM: /dev/kvm existing is not enough (on these machines -cpu host aborts
 # and other models hang in firmware), so boot the real kernel with a
@@ -151,9 +159,16 @@ cmdline="console=ttyS0,115200 panic=-1 $append"
 if [ "$interactive" = 1 ]; then
 	serial_args=(-chardev "stdio,id=con,mux=on,signal=off,logfile=$logf" -serial chardev:con -mon chardev=con)
 else
-	serial_args=(-chardev "stdio,id=con,logfile=$logf" -serial chardev:con -monitor none)
+	# The monitor on a FIFO pair, read into monitor.log, for the vCPU
+	# snapshot of a guest that times out.
+	mondir=$(mktemp -d)
+	mkfifo "$mondir/mon.in" "$mondir/mon.out"
+	: >"$mondir/monitor.log"
+	serial_args=(-chardev "stdio,id=con,logfile=$logf" -serial chardev:con
+		-chardev "pipe,id=mon,path=$mondir/mon" -mon chardev=mon,mode=readline)
 fi
 : >"$logf"
+rm -f "$snapf"
 # One socket per vCPU: the lean kernel has no ACPI, so it finds CPUs in
 # SeaBIOS's MP table, which lists only the first CPU of each socket.
 qemu=(qemu-system-x86_64 "${accel_args[@]}" -smp "$smp,sockets=$smp,cores=1,threads=1" -m "$memory"
@@ -168,8 +183,10 @@ if [ "$interactive" = 1 ]; then
 else
 	"${qemu[@]}" </dev/null &
 	qpid=$!
+	cat "$mondir/mon.out" >>"$mondir/monitor.log" &
+	mpid=$!
 	# If we are interrupted or killed, do not leave QEMU running.
-	trap 'kill "$qpid" 2>/dev/null || true' EXIT
+	trap 'kill "$qpid" "$mpid" 2>/dev/null || true; rm -rf "$mondir"' EXIT
 	trap 'exit 130' INT
 	trap 'exit 143' TERM
 	# Poll instead of `timeout`: stop early once the guest is done or
@@ -188,6 +205,8 @@ else
 		fi
 		if [ "$timeout" != 0 ] && [ "$marker_at" = 0 ] && [ $((now - start)) -ge "$timeout" ]; then
 			timed_out=1
+			"$here/scripts/qemu-hang-snapshot.sh" "$mondir" "$sysmap" >"$snapf" 2>&1 || true
+			sed 's/^/run-qemu: /' "$snapf"
 			kill "$qpid" 2>/dev/null || true
 			break
 		fi
@@ -226,7 +245,7 @@ if [ -n "$marker" ]; then
 	exit "$rc"
 fi
 if [ "$timed_out" = 1 ]; then
-	status_line "FAIL (exit 78): no exit marker after ${timeout}s: guest hung or is too slow; see the end of $logf, rerun with a larger --timeout or debug with --interactive"
+	status_line "FAIL (exit 78): no exit marker after ${timeout}s: guest hung or is too slow; see the end of $logf and where the vCPUs were in $snapf; rerun with a larger --timeout or debug with --interactive"
 	exit 78
 fi
 if [ ! -s "$logf" ] && [ "$qemu_rc" != 0 ]; then

@@ -6,7 +6,8 @@
 #
 #   panic:    /init exits at once -> "Kernel panic - not syncing: Attempted
 #             to kill init", run-qemu exit 70
-#   hang:     /init sleeps forever, a short --timeout -> exit 78
+#   hang:     /init sleeps forever, a short --timeout -> exit 78, and the
+#             QEMU monitor's snapshot of where the vCPUs were
 #   no payload: the initramfs without build-payload.sh's output -> the
 #             suites say the runner is missing, non-zero exit
 #   unknown payload: scx.payload=nosuch -> init's message, exit 127->63
@@ -90,6 +91,11 @@ initramfs hang 'echo "harness: /init hangs now"; while :; do sleep 60; done'
 run_case hang 78 "FAIL \\(exit 78\\): no exit marker after ${hang_to}s" \
 	--kernel "$kernel" --initrd "$tmp/hang.cpio" --timeout "$hang_to"
 check "hang:log-kept" "the console log lacks the boot" grep -q 'Linux version' "$tmp/hang.log"
+# Where the vCPUs were, from the QEMU monitor, symbolized with the tree's
+# System.map: the hung /init sleeps, so some vCPU sample is in kernel text.
+check "hang:vcpu-snapshot" "no symbolized 'cpu0: rip' line in $tmp/hang.hang-snapshot.txt: $(head -c 400 "$tmp/hang.hang-snapshot.txt" 2>&1)" \
+	grep -qE '^cpu0: rip [A-Za-z_][A-Za-z0-9_.]*\+0x[0-9a-f]+' "$tmp/hang.hang-snapshot.txt"
+check "hang:snapshot-printed" "run-qemu did not print the snapshot" grep -q '^run-qemu: cpu0: stack ' "$tmp/hang.out"
 # Informational: a slow boot may time out before /init (still a hang to
 # the harness).
 grep -q 'harness: /init hangs now' "$tmp/hang.log" || echo "# hang: timed out before /init ran (slow boot)"
