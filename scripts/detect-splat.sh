@@ -51,26 +51,21 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 # The log without \r; with --known, the known splat lines; otherwise the
-# log with known splat lines blanked (line numbers kept).
+# log with known splat lines blanked (line numbers kept). The rules and
+# their matching: known-splats.awk (also run in the guest).
 filter_known() {
 	if [ ! -f "$known" ]; then
 		[ "$1" = known ] || tr -d '\r' <"$log"
 		return 0
 	fi
-	awk -v mode="$1" '
-		FILENAME == ARGV[1] { if ($0 !~ /^#/ && $0 ~ /;/) { i = index($0, ";"); re[++n] = substr($0, 1, i - 1); why[n] = substr($0, i + 1) } next }
-		{ sub(/\r$/, ""); hit = 0
-		  for (k = 1; k <= n; k++) if ($0 ~ re[k]) { hit = k; break }
-		  if (mode == "known") { if (hit) printf "%d\t%s\t%s\n", FNR, why[hit], $0 }
-		  else print (hit ? "[known splat elided]" : $0) }
-	' "$known" "$log"
+	awk -v mode="$1" -f "$here/known-splats.awk" "$known" "$log"
 }
 
 if [ "$mode" = known ]; then
 	filter_known known
 	exit 0
 fi
-filter_known first >"$tmp/clean"
+filter_known blank >"$tmp/clean"
 
 # Every splat line, once (on one line the first pattern listed wins):
 # LINE<TAB>ORDER<TAB>CODE<TAB>KIND<TAB>ADVICE<TAB>TEXT, in console order.

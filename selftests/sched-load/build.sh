@@ -9,6 +9,7 @@
 #   runs.list      what run-guest.sh runs (one line per run, see the file)
 #   log-patterns   kernel log lines that fail any run (extended regexps)
 #   known-splats   the project's scripts/known-splats.txt (REGEX;WHY lines)
+#   known-splats.awk  scripts/known-splats.awk, which applies them
 #   bin/loadgen    the load generator, static
 #   bin/scx_*      every scheduler in <tree>/tools/sched_ext (the Makefile's
 #                  c-sched-targets), relinked statically: nothing else to copy
@@ -137,6 +138,8 @@ if [ -f "$KNOWN" ]; then
 else
 	echo "# no scripts/known-splats.txt: every splat fails a run" > "$OUT/known-splats"
 fi
+# ... and the matching, the host's own (busybox awk runs it in the guest)
+install -m 0644 "$HERE/../../scripts/known-splats.awk" "$OUT/known-splats.awk"
 echo "$VARIANT" > "$OUT/variant"
 echo "$VMLINUX" > "$OUT/vmlinux-btf"
 step "done: $(cd "$OUT/bin" && echo *) -> $OUT"

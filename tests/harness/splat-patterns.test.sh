@@ -225,4 +225,55 @@ X
 check "report-block-warning" "$(cat "$tmp/report")" \
 	bash -c 'grep -q "cut here" "$1" && grep -q "end trace" "$1" && ! grep -q "after the block" "$1" && grep -q "test running: .*the-test" "$1"' _ "$tmp/report"
 
+# A lockdep report printed from inside a known WARN (caused: rule): known
+# with its cause, on the host and with the guest's busybox awk alike; the
+# same report without the WARN's printk in its trace, or ahead of another
+# WARN, is a lockdep failure.
+lockdep_in_warn() { # WARN_LINE [TRACE_FUNCTION]
+	cat "$tmp/noise"
+	cat <<X
+[  984.269413] ------------[ cut here ]------------
+[  984.269413] ======================================================
+[  984.269413] WARNING: possible circular locking dependency detected
+[  984.269413] migration/1/24 is trying to acquire lock:
+[  984.269413] ffffffff822a3880 (console_owner){....}-{0:0}, at: console_flush_all+0x8a/0x580
+[  984.269413] but task is already holding lock:
+[  984.269413] ffff88806bf38598 (&rq->__lock){-.-.}-{2:2}, at: sched_cpu_dying+0x6d/0x2f0
+[  984.269413] stack backtrace:
+[  984.269413] Call Trace:
+[  984.269413]  _printk+0x6c/0x80
+[  984.269413]  ${2:-__warn_printk}+0x132/0x180
+[  984.269413]  task_non_contending+0x825/0x890
+[  984.269413] dl_rq->running_bw > old
+$1
+[  984.269413] Call Trace:
+[  984.269413] ---[ end trace 0000000000000000 ]---
+X
+	echo "ok 19 sched:hotplug-scx_qmap"
+}
+dlwarn="[  984.269413] WARNING: CPU: 1 PID: 24 at kernel/sched/deadline.c:265 task_non_contending+0x825/0x890"
+otherwarn="[  984.269413] WARNING: CPU: 1 PID: 24 at kernel/sched/deadline.c:999 task_non_contending+0x825/0x890"
+lockdep_in_warn "$dlwarn" >"$tmp/log"
+rc=0 && out=$("$detect" "$tmp/log") || rc=$?
+check "caused-lockdep-known" "exit $rc, want 1 (clean): $out" test "$rc" = 1
+check "caused-lockdep-listed" "--known: $("$detect" --known "$tmp/log" | cut -f1,3)" \
+	test "$("$detect" --known "$tmp/log" | grep -c 'possible circular locking\|deadline.c:265')" = 2
+if command -v busybox >/dev/null; then
+	guest=$(busybox awk -v mode=known -f "$top/scripts/known-splats.awk" "$top/scripts/known-splats.txt" "$tmp/log")
+	check "caused-lockdep-busybox-awk" "busybox awk: $guest" \
+		test "$guest" = "$("$detect" --known "$tmp/log")"
+	guest=$(busybox awk -v mode=blank -v block=1 -f "$top/scripts/known-splats.awk" "$top/scripts/known-splats.txt" "$tmp/log" |
+		grep -cE 'WARNING:|Call Trace:' || true)
+	check "caused-lockdep-busybox-block" "busybox awk left $guest splat lines of the known reports" test "$guest" = 0
+else
+	skip "caused-lockdep-busybox-awk" "no busybox on the host (scripts/install-deps.sh installs busybox-static)"
+	skip "caused-lockdep-busybox-block" "no busybox on the host"
+fi
+lockdep_in_warn "$otherwarn" >"$tmp/log"
+check "caused-lockdep-needs-known-cause" "got: $("$detect" "$tmp/log" | cut -f3,6)" \
+	test "$("$detect" "$tmp/log" | cut -f3)" = "lockdep report"
+lockdep_in_warn "$dlwarn" _printk_deferred >"$tmp/log"
+check "caused-lockdep-needs-warn-printk" "got: $("$detect" "$tmp/log" | cut -f3,6)" \
+	test "$("$detect" "$tmp/log" | cut -f3)" = "lockdep report"
+
 done_testing

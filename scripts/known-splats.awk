@@ -1,0 +1,93 @@
+# Which lines of a kernel log are known splats (known-splats.txt)? One
+# program for the host (detect-splat.sh, mawk) and the guest (sched-load's
+# run-guest.sh, busybox awk), so both judge a log the same way.
+#
+#   awk -v mode=known -f known-splats.awk KNOWN_SPLATS LOG
+#       LINE<TAB>WHY<TAB>TEXT for each known splat line
+#   awk -v mode=blank [-v block=1] -f known-splats.awk KNOWN_SPLATS LOG
+#       the log with each known splat line replaced by "[known splat
+#       elided]" (line numbers kept); block=1 elides the rest of each known
+#       report too: a one-line rule's up to its "---[ end trace" (at most
+#       120 lines), a caused: rule's up to the splat that caused it
+#
+# Rules, one a line (lines starting with # are comments):
+#   REGEX;WHY
+#       a line matching REGEX is known
+#   caused:REGEX;TRACE[&&TRACE...];WHY
+#       a line matching REGEX is known only as part of a report printed
+#       from inside a known splat: the next line that a one-line rule
+#       matches comes within 200 lines, and each TRACE matches some line
+#       between the two (lockdep noticing the printk of a known WARN
+#       prints its report before the WARN's own line)
+function load(line,    i, rest) {
+	if (line ~ /^#/ || index(line, ";") == 0)
+		return
+	if (substr(line, 1, 7) == "caused:") {
+		rest = substr(line, 8)
+		i = index(rest, ";")
+		cre[++nc] = substr(rest, 1, i - 1)
+		rest = substr(rest, i + 1)
+		i = index(rest, ";")
+		ctrace[nc] = substr(rest, 1, i - 1)
+		cwhy[nc] = substr(rest, i + 1)
+		return
+	}
+	i = index(line, ";")
+	re[++n] = substr(line, 1, i - 1)
+	why[n] = substr(line, i + 1)
+}
+
+FILENAME == ARGV[1] { load($0); next }
+{ sub(/\r$/, ""); L[++N] = $0 }
+
+END {
+	for (i = 1; i <= N; i++)
+		for (k = 1; k <= n; k++)
+			if (L[i] ~ re[k]) { kw[i] = why[k]; one[i] = 1; break }
+	for (i = 1; i <= N; i++) {
+		if (one[i])
+			continue
+		for (k = 1; k <= nc; k++) {
+			if (L[i] !~ cre[k])
+				continue
+			for (j = i + 1; j <= N && j <= i + 200 && !one[j]; j++)
+				;
+			if (j > N || j > i + 200)
+				continue
+			nt = split(ctrace[k], t, "&&")
+			for (m = 1; m <= nt; m++) {
+				for (x = i + 1; x < j && L[x] !~ t[m]; x++)
+					;
+				if (x == j)
+					break
+			}
+			if (m <= nt)
+				continue
+			kw[i] = cwhy[k]
+			cause[i] = j
+			break
+		}
+	}
+	skip = 0
+	for (i = 1; i <= N; i++) {
+		if (mode == "known") {
+			if (i in kw)
+				printf "%d\t%s\t%s\n", i, kw[i], L[i]
+			continue
+		}
+		if (i in kw) {
+			print "[known splat elided]"
+			if (block)
+				skip = (i in cause) ? cause[i] - i : 120
+			continue
+		}
+		if (skip > 0) {
+			skip--
+			if (L[i] ~ /---\[ end trace/)
+				skip = 0
+			print "[known splat elided]"
+			continue
+		}
+		print L[i]
+	}
+}
