@@ -15,6 +15,10 @@
 #   PIPE_LOOPS=50000  pipe-pingpong round trips per run
 #   MSG_ARGS=4,10,10,25,80  messaging groups,senders,receivers,loops,rounds
 #                     (one messaging run = the sum of 80 independent rounds)
+#   MSG_ROUNDS=fair:240  rounds per messaging run for some schedulers instead
+#                     (the fair class's rounds vary most: 80 gave a 0.115%
+#                     spread, see README.md)
+#   LOAD_ITERS=10     scheduler loads per load-time rep (the mean is kept)
 #   SCHEDS=fair,simple,qmap
 #   BENCH_JOBS=2      boot the two kernels at once (1: one after the other;
 #                     the numbers do not depend on it, only the wall time)
@@ -36,6 +40,7 @@ variants=(baseline patched)
 
 REPS=${REPS:-5} MSG_REPS=${MSG_REPS:-11} PIPE_LOOPS=${PIPE_LOOPS:-50000}
 MSG_ARGS=${MSG_ARGS:-4,10,10,25,80} SCHEDS=${SCHEDS:-fair,simple,qmap}
+MSG_ROUNDS=${MSG_ROUNDS-fair:240} LOAD_ITERS=${LOAD_ITERS:-10}
 BENCH_JOBS=${BENCH_JOBS:-2} BENCH_TIMEOUT=${BENCH_TIMEOUT:-3600}
 RESULTS_DIR=${RESULTS_DIR:-$here/results}
 work="$CACHE_DIR/bench"
@@ -44,7 +49,7 @@ mkdir -p "$work" "$logdir" "$RESULTS_DIR"
 
 # The same QEMU settings for both kernels, by construction: one array.
 qemu_opts=(--icount --smp 1 --memory 1G --timeout "$BENCH_TIMEOUT")
-guest_args="scx.payload=bench bench.reps=$REPS bench.msg_reps=$MSG_REPS bench.pipe=$PIPE_LOOPS bench.msg=$MSG_ARGS bench.scheds=$SCHEDS"
+guest_args="scx.payload=bench bench.reps=$REPS bench.msg_reps=$MSG_REPS bench.pipe=$PIPE_LOOPS bench.msg=$MSG_ARGS bench.msg_rounds=$MSG_ROUNDS bench.load_iters=$LOAD_ITERS bench.scheds=$SCHEDS"
 
 # Host tools: gnuplot for the plot (installed when missing), llvm-objdump
 # and pahole for the static count (pipeline dependencies).
@@ -167,7 +172,7 @@ summary_rc=0
 	echo "- kernels: \`${tree[baseline]##*/}\` (baseline, series none) and \`${tree[patched]##*/}\` (patched), same config and compiler"
 	echo "- QEMU: $(qemu-system-x86_64 --version | head -1), run-qemu.sh \`${qemu_opts[*]}\` (TCG, \`-icount shift=0,sleep=off\`, -cpu max)"
 	echo "- guest command line: \`$guest_args\`"
-	echo "- method (README.md, Benchmark): a messaging run is the sum of the timed windows of its rounds (fresh children each, released just after a timer tick; clock stops at the last message, exits after it; per-round figures in the raw files); a fresh BPF scheduler for every messaging run; guest vm.stat_interval 3600, ASLR off, 1 s idle before every run"
+	echo "- method (README.md, Benchmark): a messaging run is the sum of the timed windows of its rounds (fresh children each, released just after a timer tick; clock stops at the last message, then the children are killed and reaped newest-first; per-round figures in the raw files; MSG_ROUNDS sets more rounds for some schedulers); a fresh BPF scheduler for every messaging run; a load-time rep is the mean of LOAD_ITERS=$LOAD_ITERS loads in one process; guest vm.stat_interval 3600, ASLR off, 1 s idle before every run"
 	echo "- checkout: $(git -C "$repo" rev-parse --short HEAD 2>/dev/null || echo unknown)"
 	echo "- host: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')"
 	echo

@@ -85,8 +85,8 @@ END {
 		print "|---|---:|---:|---:|---:|---:|---:|"
 		for (i = 1; i <= nl; i++) {
 			s = lscheds[i]
-			row(s, "verify", "scx_" s ": verifier time, us (sum over programs)", "", "verifier\\n" s)
-			row(s, "load", "scx_" s ": whole skeleton load, guest ns", "", "load\\n" s)
+			row(s, "verify", "scx_" s ": verifier time, us (sum over programs, mean per load)", "", "verifier\\n" s)
+			row(s, "load", "scx_" s ": whole skeleton load, guest ns (mean per load)", "", "load\\n" s)
 			row(s, "insns", "scx_" s ": verified insns", "", "")
 		}
 	}

@@ -12,6 +12,12 @@
 #   bench.pipe=N            pipe-pingpong round trips (default 50000)
 #   bench.msg=G,S,R,L,K     messaging groups,senders,receivers,loops,rounds
 #                           (default 4,10,10,25,80: one run = 80 rounds)
+#   bench.msg_rounds=S:K,.. rounds per messaging run for scheduler S,
+#                           instead of K above (e.g. fair:240: the fair
+#                           class's rounds vary more, see README.md)
+#   bench.load_iters=N      loads per load-time measurement, reported as
+#                           the mean (default 10: one load's verifier time
+#                           is whole microseconds, ~1100 for scx_simple)
 #   bench.load=0            skip the load-time measurement
 #   bench.restart=A,B       workloads whose every run (warm-up included)
 #                           gets a freshly started BPF scheduler (default
@@ -34,7 +40,7 @@ PATH=/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin
 export PATH
 
 reps=5 msg_reps=11 scheds=fair,simple,qmap workloads=pipe,messaging restart=messaging
-pipe_loops=50000 msg_args=4,10,10,25,80 do_load=1 settle=1
+pipe_loops=50000 msg_args=4,10,10,25,80 do_load=1 settle=1 msg_rounds= load_iters=10
 for arg in $(cat /proc/cmdline); do
 	case "$arg" in
 	bench.reps=*) reps=${arg#*=} ;;
@@ -44,6 +50,8 @@ for arg in $(cat /proc/cmdline); do
 	bench.workloads=*) workloads=${arg#*=} ;;
 	bench.pipe=*) pipe_loops=${arg#*=} ;;
 	bench.msg=*) msg_args=${arg#*=} ;;
+	bench.msg_rounds=*) msg_rounds=${arg#*=} ;;
+	bench.load_iters=*) load_iters=${arg#*=} ;;
 	bench.load=*) do_load=${arg#*=} ;;
 	bench.settle=*) settle=${arg#*=} ;;
 	esac
@@ -139,16 +147,21 @@ expect_state() {
 	return 1
 }
 
+# workload_cmd W S: the command line of workload W under scheduler S
 workload_cmd() {
 	case "$1" in
 	pipe) echo "/usr/bin/pipe-pingpong $pipe_loops" ;;
-	messaging) echo "/usr/bin/messaging $(echo "$msg_args" | tr ',' ' ')" ;;
+	messaging)
+		k=$(echo "$msg_rounds" | tr ',' '\n' | sed -n "s/^$2://p" | tail -n 1)
+		set -- $(echo "$msg_args" | tr ',' ' ')
+		echo "/usr/bin/messaging $1 $2 $3 $4 ${k:-$5}"
+		;;
 	esac
 }
 
 run_cell() {
 	w=$1 s=$2
-	cmd=$(workload_cmd "$w")
+	cmd=$(workload_cmd "$w" "$s")
 	if [ -z "$cmd" ]; then
 		fail "unknown workload '$w'"
 		return 1
@@ -186,12 +199,12 @@ run_cell() {
 load_cell() {
 	s=$1
 	sleep "$settle"
-	/usr/bin/scx-load-time "$s" >/dev/null || { fail "load-time $s: warm-up failed"; return 1; }
+	/usr/bin/scx-load-time "$s" "$load_iters" >/dev/null || { fail "load-time $s: warm-up failed"; return 1; }
 	vals=
 	r=1
 	while [ $r -le "$reps" ]; do
 		sleep "$settle"
-		line=$(/usr/bin/scx-load-time "$s")
+		line=$(/usr/bin/scx-load-time "$s" "$load_iters")
 		st=$?
 		set -- $line
 		if [ $st -ne 0 ] || [ $# -ne 4 ]; then
@@ -220,7 +233,7 @@ while [ "$(cat "$cs" 2>/dev/null)" = tsc-early ] && [ $i -lt 100 ]; do
 done
 echo "BENCH-PROGRESS start: kernel $(uname -r) ($(cat /scx/variant 2>/dev/null)), $(nproc) CPU(s)," \
 	"clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2>/dev/null)," \
-	"reps $reps (messaging $msg_reps), pipe $pipe_loops, messaging $msg_args, restart for $restart"
+	"reps $reps (messaging $msg_reps), pipe $pipe_loops, messaging $msg_args${msg_rounds:+ (rounds $msg_rounds)}, $load_iters loads per load-time rep, restart for $restart"
 
 for s in $(echo "$scheds" | tr ',' ' '); do
 	start_sched "$s" || continue

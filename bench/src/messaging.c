@@ -133,6 +133,26 @@ static void receiver(int in, long bytes, int ready_out, int wake_in)
 }
 
 /*
+ * A child that dies without saying so (killed by a signal) leaves collect()
+ * waiting for its byte forever: after ROUND_LIMIT_S seconds of a round,
+ * kill the round's children and fail, instead of hanging the guest until
+ * the host's timeout. Armed only outside the timed window.
+ */
+#define ROUND_LIMIT_S 60
+static const pid_t *round_pids;
+static int round_n;
+
+static void on_stuck(int sig)
+{
+	static const char msg[] = "messaging: a round took over 60 s: a child died or stopped without reporting\n";
+
+	(void)sig;
+	for (int i = 0; i < round_n; i++)
+		kill(round_pids[i], SIGKILL);
+	_exit(write(STDERR_FILENO, msg, sizeof(msg) - 1) < 0 ? 2 : 1);
+}
+
+/*
  * Read one status byte from each of the n children. A child that failed
  * says so ('E'); the others would wait for it forever, so stop them all.
  */
@@ -227,6 +247,9 @@ static long long run_round(int groups, int senders, int receivers, long loops,
 			close(tx[r]);
 	}
 
+	round_pids = pids;
+	round_n = nchild;
+	alarm(ROUND_LIMIT_S);
 	collect(readyfd[0], pids, nchild);
 	align_to_tick();
 	sw0 = ctxt();
@@ -236,6 +259,7 @@ static long long run_round(int groups, int senders, int receivers, long loops,
 	collect(readyfd[0], pids, nchild);
 	t1 = now_ns();
 	sw1 = ctxt();
+	alarm(0);
 
 	/*
 	 * Kill and reap the children one by one, last created first, and
@@ -299,6 +323,8 @@ int main(int argc, char **argv)
 	sw_round = calloc(rounds, sizeof(*sw_round));
 	if (!rx || !tx || !pids || !ns_round || !sw_round)
 		die("calloc");
+	if (signal(SIGALRM, on_stuck) == SIG_ERR)
+		die("signal");
 
 	for (int i = 0; i < rounds; i++) {
 		if (i && nanosleep(&settle, NULL))

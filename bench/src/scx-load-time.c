@@ -6,7 +6,8 @@
  * scx_simple / scx_qmap, built from the same tree as the kernel) exactly as
  * the scheduler's main() does (SCX_OPS_OPEN, default options, SCX_OPS_LOAD),
  * asks the verifier for its statistics (log_level BPF_LOG_STATS, which adds
- * no per-instruction logging) and reports:
+ * no per-instruction logging), destroys it, ITERS times over (default 1),
+ * and reports the mean per load of:
  *
  *   load_ns      guest CLOCK_MONOTONIC around SCX_OPS_LOAD(): libbpf's work
  *                (relocations against vmlinux BTF, map creation) plus every
@@ -15,13 +16,17 @@
  *   verify_us    the sum over the programs of the verifier's own
  *                "verification time N usec" (ktime around bpf_check()),
  *                i.e. the part of the load the kfunc filters can change.
- *   insns        the sum of "processed N insns" (= verified_insns).
+ *                Each program's figure is truncated to 1 us, so one load of
+ *                scx_simple (~1100 us) cannot resolve 0.1%: the mean over
+ *                ITERS loads can.
+ *   insns        the sum of "processed N insns" (= verified_insns), which
+ *                must be the same for every load.
  *   progs        programs loaded.
  *
  * The struct_ops map is created but never attached: the scheduler is not
  * enabled and nothing is left behind when the process exits.
  *
- * Usage: scx-load-time simple|qmap
+ * Usage: scx-load-time simple|qmap [ITERS]
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -76,9 +81,11 @@ static void want_stats(struct bpf_object *obj)
 	}
 }
 
-static void report(long long load_ns)
+/* The verifier's figures of the last load; frees its log buffers. */
+static void collect(long long *verify_us, long long *insns)
 {
-	long long verify_us = 0, insns = 0;
+	*verify_us = 0;
+	*insns = 0;
 
 	for (int i = 0; i < nprogs; i++) {
 		const char *v = strstr(logs[i], "verification time ");
@@ -89,42 +96,71 @@ static void report(long long load_ns)
 				bpf_program__name(progs[i]), logs[i]);
 			exit(1);
 		}
-		verify_us += atoll(v + strlen("verification time "));
-		insns += atoll(p + strlen("processed "));
+		*verify_us += atoll(v + strlen("verification time "));
+		*insns += atoll(p + strlen("processed "));
+		free(logs[i]);
 	}
-	printf("%lld %lld %lld %d\n", load_ns, verify_us, insns, nprogs);
 }
 
-int main(int argc, char **argv)
+/* One open + load + destroy of the named scheduler's skeleton. */
+static int load_once(const char *name, long long *load_ns)
 {
 	long long t0, t1;
 
-	libbpf_set_print(print_fn);
-	if (argc != 2) {
-		fprintf(stderr, "usage: %s simple|qmap\n", argv[0]);
-		return 2;
-	}
-	if (!strcmp(argv[1], "simple")) {
+	nprogs = 0;
+	if (!strcmp(name, "simple")) {
 		struct scx_simple *skel = SCX_OPS_OPEN(simple_ops, scx_simple);
 
 		want_stats(skel->obj);
 		t0 = now_ns();
 		SCX_OPS_LOAD(skel, simple_ops, scx_simple, uei);
 		t1 = now_ns();
-		report(t1 - t0);
 		scx_simple__destroy(skel);
-	} else if (!strcmp(argv[1], "qmap")) {
+	} else if (!strcmp(name, "qmap")) {
 		struct scx_qmap *skel = SCX_OPS_OPEN(qmap_ops, scx_qmap);
 
 		want_stats(skel->obj);
 		t0 = now_ns();
 		SCX_OPS_LOAD(skel, qmap_ops, scx_qmap, uei);
 		t1 = now_ns();
-		report(t1 - t0);
 		scx_qmap__destroy(skel);
 	} else {
-		fprintf(stderr, "usage: %s simple|qmap\n", argv[0]);
+		return -1;
+	}
+	*load_ns = t1 - t0;
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	long long load_ns, verify_us, insns, first_insns = -1;
+	long long sum_load = 0, sum_verify = 0;
+	int iters = 1;
+
+	libbpf_set_print(print_fn);
+	if (argc == 3)
+		iters = atoi(argv[2]);
+	if (argc < 2 || argc > 3 || iters < 1) {
+		fprintf(stderr, "usage: %s simple|qmap [ITERS]\n", argv[0]);
 		return 2;
 	}
+	for (int i = 0; i < iters; i++) {
+		if (load_once(argv[1], &load_ns)) {
+			fprintf(stderr, "usage: %s simple|qmap [ITERS]\n", argv[0]);
+			return 2;
+		}
+		/* the skeleton is destroyed, the log buffers are still ours */
+		collect(&verify_us, &insns);
+		if (first_insns >= 0 && insns != first_insns) {
+			fprintf(stderr, "scx-load-time: load %d verified %lld insns, load 1 %lld\n",
+				i + 1, insns, first_insns);
+			return 1;
+		}
+		first_insns = insns;
+		sum_load += load_ns;
+		sum_verify += verify_us;
+	}
+	printf("%.1f %.2f %lld %d\n", (double)sum_load / iters,
+	       (double)sum_verify / iters, insns, nprogs);
 	return 0;
 }
