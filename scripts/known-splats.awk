@@ -8,7 +8,8 @@
 #       the log with each known splat line replaced by "[known splat
 #       elided]" (line numbers kept); block=1 elides the rest of each known
 #       report too: a one-line rule's up to its "---[ end trace" (at most
-#       120 lines), a caused: rule's up to the splat that caused it
+#       120 lines), a caused: rule's up to the splat that caused it, a
+#       block: rule's up to the end of its report
 #
 # Rules, one a line (lines starting with # are comments):
 #   REGEX;WHY
@@ -19,9 +20,23 @@
 #       matches comes within 200 lines, and each TRACE matches some line
 #       between the two (lockdep noticing the printk of a known WARN
 #       prints its report before the WARN's own line)
+#   block:REGEX;TRACE[&&TRACE...];WHY
+#       a line matching REGEX is known when each TRACE matches some line of
+#       its own report: the lines after it up to the first "</TASK>" or
+#       "---[ end trace" (at most 40), for a splat known by its backtrace
 function load(line,    i, rest) {
 	if (line ~ /^#/ || index(line, ";") == 0)
 		return
+	if (substr(line, 1, 6) == "block:") {
+		rest = substr(line, 7)
+		i = index(rest, ";")
+		bre[++nb] = substr(rest, 1, i - 1)
+		rest = substr(rest, i + 1)
+		i = index(rest, ";")
+		btrace[nb] = substr(rest, 1, i - 1)
+		bwhy[nb] = substr(rest, i + 1)
+		return
+	}
 	if (substr(line, 1, 7) == "caused:") {
 		rest = substr(line, 8)
 		i = index(rest, ";")
@@ -46,6 +61,28 @@ END {
 			if (L[i] ~ re[k]) { kw[i] = why[k]; one[i] = 1; break }
 	for (i = 1; i <= N; i++) {
 		if (one[i])
+			continue
+		for (k = 1; k <= nb && !(i in kw); k++) {
+			if (L[i] !~ bre[k])
+				continue
+			for (e = i + 1; e <= N && e < i + 40; e++)
+				if (L[e] ~ /<\/TASK>|---\[ end trace/)
+					break
+			if (e > N)
+				e = N
+			nt = split(btrace[k], t, "&&")
+			for (m = 1; m <= nt; m++) {
+				for (x = i + 1; x <= e && L[x] !~ t[m]; x++)
+					;
+				if (x > e)
+					break
+			}
+			if (m > nt) {
+				kw[i] = bwhy[k]
+				bend[i] = e
+			}
+		}
+		if (i in kw)
 			continue
 		for (k = 1; k <= nc; k++) {
 			if (L[i] !~ cre[k])
@@ -78,7 +115,7 @@ END {
 		if (i in kw) {
 			print "[known splat elided]"
 			if (block)
-				skip = (i in cause) ? cause[i] - i : 120
+				skip = (i in cause) ? cause[i] - i : ((i in bend) ? bend[i] - i : 120)
 			continue
 		}
 		if (skip > 0) {

@@ -276,4 +276,39 @@ lockdep_in_warn "$dlwarn" _printk_deferred >"$tmp/log"
 check "caused-lockdep-needs-warn-printk" "got: $("$detect" "$tmp/log" | cut -f3,6)" \
 	test "$("$detect" "$tmp/log" | cut -f3)" = "lockdep report"
 
+# A splat known by its own backtrace (block: rule): the BPF core's
+# smp_processor_id() BUG from the map-free kworker is known; the same BUG
+# line with another caller fails as a kernel BUG.
+preempt_bug() { # CALLER
+	cat "$tmp/noise"
+	cat <<X
+[ 1011.629150] BUG: using smp_processor_id() in preemptible [00000000] code: kworker/u9:36/5345
+[ 1011.630594] caller is $1+0x8d/0xc0
+[ 1011.631957] Call Trace:
+[ 1011.631957]  <TASK>
+[ 1011.631957]  check_preemption_disabled+0xdd/0xe0
+[ 1011.631957]  $1+0x8d/0xc0
+[ 1011.631957]  bpf_rb_root_free+0x189/0x270
+[ 1011.631957]  array_map_free+0x1a8/0x260
+[ 1011.631957]  bpf_map_free_deferred+0x77/0x90
+[ 1011.631957]  </TASK>
+[ 1011.700000] BUG: using smp_processor_id() in preemptible [00000000] code: after/1
+X
+	echo "ok 16 sched:scx_flatcg-f"
+}
+preempt_bug bpf_mem_free_rcu >"$tmp/log"
+got=$("$detect" "$tmp/log" || true)
+check "block-known-by-backtrace" "got: $got" \
+	bash -c '[ "$(cut -f1 <<<"$1")" = "$2" ]' _ "$got" "$(($(wc -l <"$tmp/noise") + 11))"
+if command -v busybox >/dev/null; then
+	left=$(busybox awk -v mode=blank -v block=1 -f "$top/scripts/known-splats.awk" "$top/scripts/known-splats.txt" "$tmp/log" |
+		grep -E 'BUG:|Call Trace:' || true)
+	check "block-busybox-elides-its-report" "left: $left" test "$left" = "$(tail -2 "$tmp/log" | head -1)"
+else
+	skip "block-busybox-elides-its-report" "no busybox on the host"
+fi
+preempt_bug some_other_func >"$tmp/log"
+check "block-needs-its-backtrace" "got: $("$detect" "$tmp/log" | cut -f1,3,6)" \
+	test "$("$detect" "$tmp/log" | cut -f1)" = "$(($(wc -l <"$tmp/noise") + 1))"
+
 done_testing
