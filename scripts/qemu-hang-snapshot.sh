@@ -26,25 +26,25 @@ mondir=$1 map=${2:-}
 [ -n "$map" ] && [ ! -r "$map" ] && map=""
 
 # mon CMD...: send monitor commands, return their output (the log grown
-# since), once it has stopped growing for half a second (at most 5 s).
+# since) once the monitor has printed a new "(qemu)" prompt after each of
+# them (at most 15 s: a busy single-threaded TCG guest answers slowly).
 mon() {
-	local start size last=-1 i
+	local start i
 	start=$(wc -c <"$mondir/monitor.log")
 	# QEMU holds the FIFO open read-write, so this open does not block
 	# while QEMU lives; the timeout covers a QEMU that just died.
 	timeout 5 bash -c 'printf "%s\n" "${@:2}" >"$1"' _ "$mondir/mon.in" "$@" || return 1
-	for i in $(seq 10); do
-		sleep 0.5
-		size=$(wc -c <"$mondir/monitor.log")
-		[ "$size" = "$last" ] && [ "$size" -gt "$start" ] && break
-		last=$size
+	for i in $(seq 60); do
+		sleep 0.25
+		[ "$(tail -c +"$((start + 1))" "$mondir/monitor.log" | grep -c '(qemu)')" -ge $# ] && break
 	done
 	# readline echoes the typed command with escape codes: drop them.
 	tail -c +"$((start + 1))" "$mondir/monitor.log" | tr -d '\r' | sed 's/\x1b\[[0-9;]*[A-Za-z]//g'
 }
 
 # symbolize: hex addresses (one a line) -> SYM+0xOFF, or the address for
-# anything outside [_stext, _etext). Addresses compare as fixed-width hex
+# anything outside the kernel's text ([_stext, _etext) and its init text,
+# a guest still booting). Addresses compare as fixed-width hex
 # strings (awk's numbers are doubles), offsets from the low 32 bits.
 symbolize() {
 	if [ -z "$map" ]; then
@@ -58,11 +58,13 @@ symbolize() {
 		FILENAME == ARGV[1] {
 			if ($3 == "_stext") lo = $1
 			if ($3 == "_etext") hi = $1
+			if ($3 == "_sinittext") ilo = $1
+			if ($3 == "_einittext") ihi = $1
 			if ($2 ~ /^[TtWw]$/) { n++; a[n] = $1; s[n] = $3 }
 			next }
 		{ x = tolower($1); sub(/^0x/, "", x)
 		  while (length(x) < 16) x = "0" x
-		  if (lo == "" || x < lo || x >= hi) { print "0x" x; next }
+		  if (!(lo != "" && x >= lo && x < hi) && !(ilo != "" && x >= ilo && x < ihi)) { print "0x" x; next }
 		  l = 1; h = n
 		  while (l < h) { m = int((l + h + 1) / 2); if (a[m] <= x) l = m; else h = m - 1 }
 		  printf "%s+0x%x\n", s[l], hex32(x) - hex32(a[l]) }
@@ -93,16 +95,27 @@ echo "hang snapshot: QEMU monitor, $ncpu vCPU(s), 3 samples 1 s apart${map:+, sy
 for c in $(parse <<<"${regs[0]}" | cut -d' ' -f1); do
 	line="cpu$c: rip"
 	for i in "${!regs[@]}"; do
-		read -r _ rip _ hlt < <(parse <<<"${regs[i]}" | awk -v c="$c" '$1 == c')
+		rip="" hlt=""
+		read -r _ rip _ hlt < <(parse <<<"${regs[i]}" | awk -v c="$c" '$1 == c') || true
+		if [ -z "$rip" ]; then
+			line="$line $([ "$i" = 0 ] || echo "|") (no answer)"
+			continue
+		fi
 		[ "$i" = 0 ] || line="$line |"
-		line="$line $(symbolize <<<"$rip")$([ "$hlt" = 1 ] && echo " (halted)")"
+		line="$line $(symbolize <<<"$rip")"
+		[ "$hlt" != 1 ] || line="$line (halted)"
 	done
 	echo "$line"
-	read -r _ _ rsp _ < <(parse <<<"${regs[-1]}" | awk -v c="$c" '$1 == c')
+	# the stack of the latest sample that answered
+	rsp=""
+	for i in 2 1 0; do
+		read -r _ _ rsp _ < <(parse <<<"${regs[i]}" | awk -v c="$c" '$1 == c') || true
+		[ -z "$rsp" ] || break
+	done
 	# 64 words of stack, the kernel-text ones in order, consecutive
 	# duplicates folded: a user-mode RSP gives an empty list.
 	stack=$(mon "cpu $c" "x/64gx 0x$rsp" |
 		awk '/^[0-9a-f]+: / { for (i = 2; i <= NF; i++) print $i }' |
-		grep -i '^0xffffffff8' | symbolize | grep -v '^0x' | uniq | head -n 20 | paste -sd' ' -) || true
+		{ grep -i '^0xffffffff8' || true; } | symbolize | grep -v '^0x' | uniq | head -n 20 | paste -sd' ' -) || true
 	echo "cpu$c: stack ${stack:-(no kernel text addresses in 64 words at rsp 0x$rsp)}"
 done

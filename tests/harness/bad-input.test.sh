@@ -7,7 +7,8 @@
 #   panic:    /init exits at once -> "Kernel panic - not syncing: Attempted
 #             to kill init", run-qemu exit 70
 #   hang:     /init sleeps forever, a short --timeout -> exit 78, and the
-#             QEMU monitor's snapshot of where the vCPUs were
+#             QEMU monitor's snapshot of where the vCPUs were (idle, and
+#             /init spinning in a loop)
 #   no payload: the initramfs without build-payload.sh's output -> the
 #             suites say the runner is missing, non-zero exit
 #   unknown payload: scx.payload=nosuch -> init's message, exit 127->63
@@ -53,7 +54,7 @@ run_case fake-kernel 65 'FAIL \(exit 65\): QEMU failed to start' \
 	--kernel "$tmp/fake-bzImage" --initrd "$tmp/empty.cpio" --timeout 30
 
 if [ ! -f "$kernel" ]; then
-	for c in panic hang no-payload unknown-payload; do
+	for c in panic hang spin no-payload unknown-payload; do
 		skip "$c" "no kernel at $kernel (make kernel, or set HARNESS_KERNEL)"
 	done
 	done_testing
@@ -96,6 +97,13 @@ check "hang:log-kept" "the console log lacks the boot" grep -q 'Linux version' "
 check "hang:vcpu-snapshot" "no symbolized 'cpu0: rip' line in $tmp/hang.hang-snapshot.txt: $(head -c 400 "$tmp/hang.hang-snapshot.txt" 2>&1)" \
 	grep -qE '^cpu0: rip [A-Za-z_][A-Za-z0-9_.]*\+0x[0-9a-f]+' "$tmp/hang.hang-snapshot.txt"
 check "hang:snapshot-printed" "run-qemu did not print the snapshot" grep -q '^run-qemu: cpu0: stack ' "$tmp/hang.out"
+# A guest that spins (not halted: the snapshot once died on that path
+# under set -e and printed only its header) still gets both lines.
+initramfs spin 'echo "harness: /init spins now"; while :; do :; done'
+run_case spin 78 "FAIL \\(exit 78\\): no exit marker after ${hang_to}s" \
+	--kernel "$kernel" --initrd "$tmp/spin.cpio" --timeout "$hang_to"
+check "spin:vcpu-snapshot" "no cpu0 rip and stack lines in $tmp/spin.hang-snapshot.txt: $(head -c 400 "$tmp/spin.hang-snapshot.txt" 2>&1)" \
+	bash -c 'grep -q "^cpu0: rip " "$1" && grep -q "^cpu0: stack " "$1"' _ "$tmp/spin.hang-snapshot.txt"
 # Informational: a slow boot may time out before /init (still a hang to
 # the harness).
 grep -q 'harness: /init hangs now' "$tmp/hang.log" || echo "# hang: timed out before /init ran (slow boot)"
