@@ -16,8 +16,8 @@
 #                           instead of K above (e.g. fair:240: the fair
 #                           class's rounds vary more, see README.md)
 #   bench.load_iters=N      loads per load-time measurement, reported as
-#                           the mean (default 10: one load's verifier time
-#                           is whole microseconds, ~1100 for scx_simple)
+#                           the mean (default 1; with 10, scx_simple's
+#                           means were bimodal from process to process)
 #   bench.load=0            skip the load-time measurement
 #   bench.restart=A,B       workloads whose every run (warm-up included)
 #                           gets a freshly started BPF scheduler (default
@@ -40,7 +40,7 @@ PATH=/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin
 export PATH
 
 reps=5 msg_reps=11 scheds=fair,simple,qmap workloads=pipe,messaging restart=messaging
-pipe_loops=50000 msg_args=4,10,10,25,80 do_load=1 settle=1 msg_rounds= load_iters=10
+pipe_loops=50000 msg_args=4,10,10,25,80 do_load=1 settle=1 msg_rounds= load_iters=1
 for arg in $(cat /proc/cmdline); do
 	case "$arg" in
 	bench.reps=*) reps=${arg#*=} ;;
