@@ -24,32 +24,37 @@
 #       a line matching REGEX is known when each TRACE matches some line of
 #       its own report: the lines after it up to the first "</TASK>" or
 #       "---[ end trace" (at most 40), for a splat known by its backtrace
-function load(line,    i, rest) {
+function load(line,    i, kind, rest) {
 	if (line ~ /^#/ || index(line, ";") == 0)
 		return
-	if (substr(line, 1, 6) == "block:") {
-		rest = substr(line, 7)
-		i = index(rest, ";")
-		bre[++nb] = substr(rest, 1, i - 1)
-		rest = substr(rest, i + 1)
-		i = index(rest, ";")
-		btrace[nb] = substr(rest, 1, i - 1)
-		bwhy[nb] = substr(rest, i + 1)
+	if (line !~ /^(block|caused):/) {
+		i = index(line, ";")
+		re[++n] = substr(line, 1, i - 1)
+		why[n] = substr(line, i + 1)
 		return
 	}
-	if (substr(line, 1, 7) == "caused:") {
-		rest = substr(line, 8)
-		i = index(rest, ";")
-		cre[++nc] = substr(rest, 1, i - 1)
-		rest = substr(rest, i + 1)
-		i = index(rest, ";")
-		ctrace[nc] = substr(rest, 1, i - 1)
-		cwhy[nc] = substr(rest, i + 1)
-		return
+	i = index(line, ":")
+	mkind[++nm] = substr(line, 1, i - 1)
+	rest = substr(line, i + 1)
+	i = index(rest, ";")
+	mre[nm] = substr(rest, 1, i - 1)
+	rest = substr(rest, i + 1)
+	i = index(rest, ";")
+	mtrace[nm] = substr(rest, 1, i - 1)
+	mwhy[nm] = substr(rest, i + 1)
+}
+
+# traces_in(SPEC, FROM, TO): 1 if each &&-separated regexp of SPEC matches
+# some line L[FROM..TO]
+function traces_in(spec, from, to,    t, nt, m, x) {
+	nt = split(spec, t, "&&")
+	for (m = 1; m <= nt; m++) {
+		for (x = from; x <= to && L[x] !~ t[m]; x++)
+			;
+		if (x > to)
+			return 0
 	}
-	i = index(line, ";")
-	re[++n] = substr(line, 1, i - 1)
-	why[n] = substr(line, i + 1)
+	return 1
 }
 
 FILENAME == ARGV[1] { load($0); next }
@@ -62,46 +67,28 @@ END {
 	for (i = 1; i <= N; i++) {
 		if (one[i])
 			continue
-		for (k = 1; k <= nb && !(i in kw); k++) {
-			if (L[i] !~ bre[k])
+		for (k = 1; k <= nm; k++) {
+			if (L[i] !~ mre[k])
 				continue
-			for (e = i + 1; e <= N && e < i + 40; e++)
-				if (L[e] ~ /<\/TASK>|---\[ end trace/)
-					break
-			if (e > N)
-				e = N
-			nt = split(btrace[k], t, "&&")
-			for (m = 1; m <= nt; m++) {
-				for (x = i + 1; x <= e && L[x] !~ t[m]; x++)
-					;
-				if (x > e)
-					break
-			}
-			if (m > nt) {
-				kw[i] = bwhy[k]
+			if (mkind[k] == "block") {
+				# its report: up to "</TASK>" or "---[ end trace"
+				for (e = i + 1; e <= N && e < i + 40; e++)
+					if (L[e] ~ /<\/TASK>|---\[ end trace/)
+						break
+				if (e > N)
+					e = N
+				if (!traces_in(mtrace[k], i + 1, e))
+					continue
 				bend[i] = e
-			}
-		}
-		if (i in kw)
-			continue
-		for (k = 1; k <= nc; k++) {
-			if (L[i] !~ cre[k])
-				continue
-			for (j = i + 1; j <= N && j <= i + 200 && !one[j]; j++)
-				;
-			if (j > N || j > i + 200)
-				continue
-			nt = split(ctrace[k], t, "&&")
-			for (m = 1; m <= nt; m++) {
-				for (x = i + 1; x < j && L[x] !~ t[m]; x++)
+			} else {
+				# caused: the next one-line known splat, within 200 lines
+				for (j = i + 1; j <= N && j <= i + 200 && !one[j]; j++)
 					;
-				if (x == j)
-					break
+				if (j > N || j > i + 200 || !traces_in(mtrace[k], i + 1, j - 1))
+					continue
+				cause[i] = j
 			}
-			if (m <= nt)
-				continue
-			kw[i] = cwhy[k]
-			cause[i] = j
+			kw[i] = mwhy[k]
 			break
 		}
 	}
