@@ -24,7 +24,8 @@ mkdir -p "$out/usr/bin" "$out/scx/payloads"
 "${cc[@]}" -o "$out/usr/bin/pipe-pingpong" "$here/src/pipe-pingpong.c"
 "${cc[@]}" -o "$out/usr/bin/messaging" "$here/src/messaging.c"
 # -Wextra off here: the kernel's scx headers trip -Wunused-parameter.
-nice -n 10 gcc -O2 -Wall -static \
+# --wrap: scx-load-time times the bpf(2) calls libbpf makes through syscall().
+nice -n 10 gcc -O2 -Wall -static -Wl,--wrap=syscall \
 	-I"$scx/build/include" -I"$scx/include" -I"$tree/tools/include" \
 	-I"$tree/tools/include/uapi" -I"$tree/tools/lib" \
 	-o "$out/usr/bin/scx-load-time" "$here/src/scx-load-time.c" \

@@ -4,7 +4,7 @@
 #
 # Raw lines (bench/guest/bench.sh):
 #   run <workload> <sched> <rep> <ns_per_op> <total_ns> <ops> <ctx_switches>
-#   load <sched> <rep> <load_ns> <verify_us> <insns> <progs>
+#   load <sched> <rep> <load_ns> <prog_ns> <verify_us> <insns> <progs>
 # Per cell: median, spread = (max - min) / median, ratio = patched median /
 # baseline median, and the ratio's range over all pairs of repetitions
 # (min patched / max baseline .. max patched / min baseline) for the plot.
@@ -39,8 +39,9 @@ $1 == "run" {
 }
 $1 == "load" {
 	add(kern SUBSEP $2 SUBSEP "load", $4)
-	add(kern SUBSEP $2 SUBSEP "verify", $5)
-	add(kern SUBSEP $2 SUBSEP "insns", $6)
+	add(kern SUBSEP $2 SUBSEP "progs", $5)
+	add(kern SUBSEP $2 SUBSEP "verify", $6)
+	add(kern SUBSEP $2 SUBSEP "insns", $7)
 	if (!($2 in lseen)) { lseen[$2] = 1; lscheds[++nl] = $2 }
 }
 # row(cellkey, metric, label, extra): one table row for a metric (extra:
@@ -85,7 +86,8 @@ END {
 		print "|---|---:|---:|---:|---:|---:|---:|"
 		for (i = 1; i <= nl; i++) {
 			s = lscheds[i]
-			row(s, "verify", "scx_" s ": verifier time, us (sum over programs, mean per load)", "", "verifier\\n" s)
+			row(s, "progs", "scx_" s ": BPF_PROG_LOAD calls, guest ns (sum over programs, mean per load)", "", "prog load\\n" s)
+			row(s, "verify", "scx_" s ": verifier time, us (kernel figure, 1 us steps; sum over programs, mean per load)", "", "")
 			row(s, "load", "scx_" s ": whole skeleton load, guest ns (mean per load)", "", "load\\n" s)
 			row(s, "insns", "scx_" s ": verified insns", "", "")
 		}

@@ -32,7 +32,7 @@
 # every number once more between BENCH-RESULTS-BEGIN/END with console
 # printk held back, so kernel messages cannot break a result line:
 #   run <workload> <sched> <rep> <ns_per_op> <total_ns> <ops> <ctx_switches>
-#   load <sched> <rep> <load_ns> <verify_us> <insns> <progs>
+#   load <sched> <rep> <load_ns> <prog_ns> <verify_us> <insns> <progs>
 #   rounds <workload> <sched> <rep> <ns>/<ctx_switches>...  (one per round)
 # Exit status: 0, or 1 if anything failed (a scheduler did not enable or
 # was ejected, a benchmark failed or printed no number).
@@ -207,15 +207,15 @@ load_cell() {
 		line=$(/usr/bin/scx-load-time "$s" "$load_iters")
 		st=$?
 		set -- $line
-		if [ $st -ne 0 ] || [ $# -ne 4 ]; then
+		if [ $st -ne 0 ] || [ $# -ne 5 ]; then
 			fail "load-time $s, rep $r: status $st, output '$line'"
 			return 1
 		fi
-		echo "load $s $r $1 $2 $3 $4" >>"$out"
-		vals="$vals $1/$2/$3"
+		echo "load $s $r $1 $2 $3 $4 $5" >>"$out"
+		vals="$vals $1/$2/$3/$4"
 		r=$((r + 1))
 	done
-	echo "BENCH-PROGRESS load $s (load_ns/verify_us/insns):$vals"
+	echo "BENCH-PROGRESS load $s (load_ns/prog_ns/verify_us/insns):$vals"
 }
 
 # Fewer sources of run-to-run variation: no address-space randomisation;
