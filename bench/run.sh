@@ -138,7 +138,7 @@ for v in "${variants[@]}"; do
 	raw="$RESULTS_DIR/raw-$v.txt"
 	tr -d '\r' <"$logdir/bench-$v.log" |
 		sed -n '/^BENCH-RESULTS-BEGIN$/,/^BENCH-RESULTS-END$/p' |
-		grep -E '^(run|load|rounds) ' >"$raw" || true
+		grep -E '^(run|load|rounds|filter) ' >"$raw" || true
 	if [ "$rc" != 0 ]; then
 		warn "bench $v: guest failed (run-qemu exit $rc); console log: $logdir/bench-$v.log"
 		failed=1

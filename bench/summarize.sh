@@ -44,6 +44,8 @@ $1 == "load" {
 	add(kern SUBSEP $2 SUBSEP "insns", $7)
 	if (!($2 in lseen)) { lseen[$2] = 1; lscheds[++nl] = $2 }
 }
+# filter <sched> <calls> <traced_ns> <calib_calls> <calib_ns>, or "absent"
+$1 == "filter" { fcalls[kern, $2] = $3; fns[kern, $2] = $4; ccalls[kern, $2] = $5; cns[kern, $2] = $6 }
 # row(cellkey, metric, label, extra): one table row for a metric (extra:
 # one more column, or "" for none) and one line of plot data labelled plot
 # (none if "").
@@ -90,6 +92,30 @@ END {
 			row(s, "verify", "scx_" s ": verifier time, us (kernel figure, 1 us steps; sum over programs, mean per load)", "", "")
 			row(s, "load", "scx_" s ": whole skeleton load, guest ns (mean per load)", "", "load\\n" s)
 			row(s, "insns", "scx_" s ": verified insns", "", "")
+		}
+		# What the filter itself costs in the patched load: time spent
+		# in scx_kfunc_context_filter() (function_graph, one load).
+		nf = 0
+		for (i = 1; i <= nl; i++) {
+			s = lscheds[i]
+			if (!(("patched", s) in fcalls))
+				continue
+			if (fcalls["patched", s] == "absent") {
+				printf "\nscx_%s: the patched kernel has no traceable scx_kfunc_context_filter(): filter cost not measured.\n", s
+				continue
+			}
+			if (!nf++) {
+				print ""
+				print "The kfunc filter during one patched load. function_graph traces `scx_kfunc_context_filter()` (calls, guest ns = instructions, tracer entry and exit included) and the 4-instruction `bpf_jit_supports_kfunc_call()`, whose ns per call, less 4, is the tracer overhead; filter cost = traced - calls x overhead:"
+				print ""
+				print "| scheduler | filter calls | traced guest ns | tracer overhead per call | filter cost, guest ns | per call | share of the BPF_PROG_LOAD calls |"
+				print "|---|---:|---:|---:|---:|---:|---:|"
+			}
+			stats("patched" SUBSEP s SUBSEP "progs")
+			ov = cns["patched", s] / ccalls["patched", s] - 4
+			cost = fns["patched", s] - fcalls["patched", s] * ov
+			printf "| scx_%s | %d | %d | %.0f | %.0f | %.0f | %s |\n", s, fcalls["patched", s], fns["patched", s], \
+				ov, cost, cost / fcalls["patched", s], pct(cost / MED)
 		}
 	}
 	if (missing)

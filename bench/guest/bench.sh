@@ -34,6 +34,8 @@
 #   run <workload> <sched> <rep> <ns_per_op> <total_ns> <ops> <ctx_switches>
 #   load <sched> <rep> <load_ns> <prog_ns> <verify_us> <insns> <progs>
 #   rounds <workload> <sched> <rep> <ns>/<ctx_switches>...  (one per round)
+#   filter <sched> <calls> <traced_ns> <calib_calls> <calib_ns>
+#   filter <sched> absent            (no kfunc filter in this kernel)
 # Exit status: 0, or 1 if anything failed (a scheduler did not enable or
 # was ejected, a benchmark failed or printed no number).
 PATH=/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin
@@ -218,6 +220,56 @@ load_cell() {
 	echo "BENCH-PROGRESS load $s (load_ns/prog_ns/verify_us/insns):$vals"
 }
 
+# filter_cell S: what the kfunc filter itself costs during one load of S.
+# function_graph traces scx_kfunc_context_filter() and, to calibrate, the
+# 4-instruction bpf_jit_supports_kfunc_call() (the verifier calls it once
+# per kfunc call instruction): per function the number of calls and the
+# sum of their durations in guest ns, i.e. instructions under -icount
+# shift=0, the tracer's own entry and exit included. The calibration
+# function's duration per call is that tracer overhead (plus 4). Untimed,
+# after every timed cell: tracing perturbs the load. A kernel without the
+# filter (the baseline) reports "absent".
+filter_cell() {
+	s=$1 t=/sys/kernel/tracing fn=scx_kfunc_context_filter cal=bpf_jit_supports_kfunc_call
+	if ! grep -qx "$fn" "$t/available_filter_functions" 2>/dev/null; then
+		echo "filter $s absent" >>"$out"
+		return 0
+	fi
+	if ! grep -qx "$cal" "$t/available_filter_functions"; then
+		fail "filter $s: $cal is not traceable, nothing to calibrate the tracer with"
+		return 1
+	fi
+	echo 0 >"$t/tracing_on"
+	echo nop >"$t/current_tracer"
+	echo 8192 >"$t/buffer_size_kb"
+	echo "$fn" >"$t/set_ftrace_filter"
+	echo "$cal" >>"$t/set_ftrace_filter"
+	echo function_graph >"$t/current_tracer"
+	echo >"$t/trace"
+	sleep "$settle"
+	echo 1 >"$t/tracing_on"
+	/usr/bin/scx-load-time "$s" 1 >/dev/null
+	st=$?
+	echo 0 >"$t/tracing_on"
+	lost=$(awk '/^(overrun|dropped events):/ { n += $NF } END { print n + 0 }' "$t/per_cpu/cpu0/stats")
+	line=$(awk -v fn="$fn();" -v cal="$cal();" '
+		function dur(    i) { for (i = 2; i <= NF; i++) if ($i == "us") return $(i - 1) * 1000; return -1 }
+		index($0, fn) { d = dur(); if (d >= 0) { ns += d; n++ } }
+		index($0, cal) { d = dur(); if (d >= 0) { cns += d; cn++ } }
+		END { printf "%d %.0f %d %.0f", n, ns, cn, cns }' "$t/trace")
+	echo nop >"$t/current_tracer"
+	echo >"$t/set_ftrace_filter"
+	echo >"$t/trace"
+	echo 1 >"$t/tracing_on"
+	set -- $line
+	if [ $st -ne 0 ] || [ "$lost" != 0 ] || [ "$1" = 0 ] || [ "$3" = 0 ]; then
+		fail "filter $s: load status $st, $lost trace events lost, calls/ns '$line'"
+		return 1
+	fi
+	echo "filter $s $line" >>"$out"
+	echo "BENCH-PROGRESS filter $s: $1 calls of $fn, $2 guest ns traced; $3 calls of $cal, $4 ns"
+}
+
 # Fewer sources of run-to-run variation: no address-space randomisation;
 # no vmstat_update/vmstat_shepherd kworker runs once a second (a timed
 # messaging run is 30 guest ms); and start only once the kernel has switched
@@ -247,6 +299,10 @@ if [ "$do_load" != 0 ]; then
 	for s in $(echo "$scheds" | tr ',' ' '); do
 		[ "$s" = fair ] && continue
 		load_cell "$s"
+	done
+	for s in $(echo "$scheds" | tr ',' ' '); do
+		[ "$s" = fair ] && continue
+		filter_cell "$s"
 	done
 fi
 

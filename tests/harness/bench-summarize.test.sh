@@ -22,6 +22,7 @@ load simple 1 9000 400 3 130 4
 load simple 2 9100 400 3 130 4
 load simple 3 9200 404 4 130 4
 load simple 4 9300 396 2 130 4
+filter simple absent
 RAW
 cat >"$tmp/patch" <<'RAW'
 run pipe fair 1 90 0 1000 3000
@@ -33,6 +34,7 @@ load simple 1 9000 440 3 130 4
 load simple 2 9000 440 3 130 4
 load simple 3 9000 440 3 130 4
 load simple 4 9000 440 3 130 4
+filter simple 4 64 2 24
 RAW
 
 rc=0
@@ -49,6 +51,9 @@ check whole-load-row "want: $row" grep -qxF "$row" "$tmp/md"
 # Plot data: ratio - 1 and the range over pairs, in percent, per data set.
 check plot-run-time "$(cat "$tmp/plot")" grep -qxF "$(printf '"pipe\\nfair"\t-10.0000\t-11.7647\t-9.0909')" "$tmp/plot"
 check plot-prog-load "$(cat "$tmp/plot")" grep -qxF "$(printf '"prog load\\nsimple"\t10.0000\t8.9109\t11.1111')" "$tmp/plot"
+# Tracer overhead 24 / 2 - 4 = 8 per call; filter 64 - 4 x 8 = 32 ns, 8
+# per call, 32 / 440 of the patched BPF_PROG_LOAD median.
+check filter-row "$(cat "$tmp/md")" grep -qxF '| scx_simple | 4 | 64 | 8 | 32 | 8 | 7.273% |' "$tmp/md"
 
 # The patched kernel gave no load-time numbers: missing, exit 3.
 grep -v '^load' "$tmp/patch" >"$tmp/patch-noload"
