@@ -59,14 +59,7 @@ static void die(const char *what)
 }
 
 #include "ctxt.h"
-
-static long long now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
+#include "clock.h"
 
 /* Ready: tell the parent, then wait for the start (a byte on @wake_in). */
 static void ready(int ready_out, int wake_in)
@@ -175,26 +168,6 @@ static void collect(int fd, const pid_t *pids, int n)
 }
 
 /*
- * Spin until an interrupt takes a bite out of our clock reads (a read
- * normally follows the previous one within ~90 guest ns; the periodic tick
- * costs ~1,700 or more), so that every round is released at the same phase
- * of the tick. Which task a tick preempts steers the 80 tasks' order; left
- * to chance, the phase is one more draw per round. Gives up after 10 ms
- * (no tick seen: HZ >= 100).
- */
-static void align_to_tick(void)
-{
-	long long start = now_ns(), prev = start, t;
-
-	for (;;) {
-		t = now_ns();
-		if (t - prev > 1000 || t - start > 10000000)
-			return;
-		prev = t;
-	}
-}
-
-/*
  * One round: fork and park all children, time the message phase, then
  * kill and reap them, newest first. Returns the timed ns; *sw gets the
  * context switches in the timed window.
@@ -251,6 +224,7 @@ static long long run_round(int groups, int senders, int receivers, long loops,
 	round_n = nchild;
 	alarm(ROUND_LIMIT_S);
 	collect(readyfd[0], pids, nchild);
+	/* which task a tick preempts steers the 80 tasks' order: fix its phase */
 	align_to_tick();
 	sw0 = ctxt();
 	t0 = now_ns();

@@ -42,14 +42,7 @@ static void xwrite(int fd, const void *buf, size_t len)
 }
 
 #include "ctxt.h"
-
-static long long now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
+#include "clock.h"
 
 int main(int argc, char **argv)
 {
