@@ -17,8 +17,9 @@ export CACHE_DIR
 : "${LLVM_SUFFIX:=-19}"
 
 # run_logged LOG CMD...: run a long, chatty command with its output in LOG,
-# printing a heartbeat every 30 s (CI sees progress, the console stays
-# readable) and the tail of LOG if it fails. VERBOSE=1 streams everything.
+# printing a heartbeat every HEARTBEAT_S seconds (default 30: CI sees
+# progress, the console stays readable) and the tail of LOG if it fails.
+# VERBOSE=1 streams everything.
 run_logged() {
 	local logf=$1 rc=0 hb
 	shift
@@ -27,9 +28,12 @@ run_logged() {
 		return "${PIPESTATUS[0]}"
 	fi
 	"$@" >"$logf" 2>&1 &
-	local pid=$!
+	local pid=$! parent=$$
+	# The heartbeat ends with the script: killed without the rest of its
+	# process group, it would live on and keep the script's open files,
+	# such as a held build lock, and every later build would wait on it.
 	(
-		while sleep 30; do
+		while sleep "${HEARTBEAT_S:-30}" && kill -0 "$parent" 2>/dev/null; do
 			printf '    ... %s\n' "$(tail -n 1 "$logf" 2>/dev/null | cut -c1-100)" >&2
 		done
 	) &
