@@ -33,12 +33,15 @@
  *
  * Usage: scx-load-time simple|qmap [ITERS]
  */
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <linux/random.h>
+#include <sys/ioctl.h>
 #include <sys/syscall.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -76,10 +79,11 @@ long __wrap_syscall(long number, ...);
  * probes load programs of their own, which stay in load_ns only.
  *
  * Each program's load starts just after a timer tick: scx_simple's
- * programs verify in ~170 us each, and whether one of them met a tick
- * (~2,400 guest ns) was a draw that split its loads into two groups 0.2%
- * apart. Aligned, none of them meets one; longer loads meet theirs at the
- * same phase every time.
+ * programs verify in ~170 us each, so whether one of them met a tick
+ * (~2,400 guest ns, every 4 ms) would be a draw worth 0.2% of the total.
+ * Aligned, none of them meets one; longer loads meet theirs at the same
+ * phase every time. (The 0.2% split measured before and after this was
+ * the random-number refill: see reseed_crng().)
  */
 long __wrap_syscall(long number, ...)
 {
@@ -163,11 +167,33 @@ static void collect(long long *load_ns, long long *verify_us, long long *insns)
 	}
 }
 
+/*
+ * Start the load with every CPU's batch of kernel random numbers stale.
+ * get_random_u32() hands out a per-CPU batch of 24 and refills it (one
+ * ChaCha20 state setup and two blocks, ~2,830 guest ns) when it runs out;
+ * a program load draws some (the JIT's random image offset), so where a
+ * refill fell depended on what every earlier process had drawn, and it fell
+ * into one of scx_simple's program loads in some repetitions and not in
+ * others, 0.21% apart. Reseeding makes every batch refill at its first use,
+ * so each load's refills come at the same points.
+ */
+static void reseed_crng(void)
+{
+	int fd = open("/dev/urandom", O_RDONLY);
+
+	if (fd < 0 || ioctl(fd, RNDRESEEDCRNG) < 0) {
+		perror("scx-load-time: RNDRESEEDCRNG on /dev/urandom (needs root)");
+		exit(1);
+	}
+	close(fd);
+}
+
 /* One open + load + destroy of the named scheduler's skeleton. */
 static int load_once(const char *name, long long *load_ns)
 {
 	long long t0, t1;
 
+	reseed_crng();
 	nprogs = 0;
 	align_ns = 0;
 	if (!strcmp(name, "simple")) {
