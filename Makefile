@@ -11,6 +11,8 @@
 #   make shell             interactive guest shell
 #   make clean-cache       drop every cached tree, build and ccache
 #   make bench             baseline vs patched kernel benchmark (bench/run.sh)
+#   make repro-cgroup-move the 6.12 ops.cgroup_move() deadlock: baseline hangs,
+#                          patched refuses the scheduler at load
 # See README.md.
 
 SHELL := /bin/bash
@@ -109,6 +111,10 @@ check:
 		selftests/sched-load/summarize.sh $$logs > $$t || true; cat $$t; \
 		ln -sfn $$t $(LOG_DIR)/sched-load.txt; \
 	fi; \
+	if [ -n "$(call yes,$(DEBUG))" ]; then \
+		echo "==> check: the 6.12 ops.cgroup_move() deadlock, one boot per kernel" >&2; \
+		$(MAKE) --no-print-directory repro-cgroup-move | tee -a $$sums || rc=1; \
+	fi; \
 	echo "==> check: harness tests (tests/harness)" >&2; \
 	HARNESS_KERNEL=$(BZIMAGE) HARNESS_APPEND=$(KERNEL_APPEND) tests/harness/run.sh | tee -a $$sums || rc=1; \
 	echo; echo "# totals over: $(KERNELS) and the harness tests"; \
@@ -124,6 +130,28 @@ check:
 .PHONY: check-harness
 check-harness: kernel
 	@HARNESS_KERNEL=$(BZIMAGE) HARNESS_APPEND=$(KERNEL_APPEND) tests/harness/run.sh
+
+# The 6.12 bug the series' first patch fixes, reproduced in a boot of its own
+# per kernel (it hangs the unpatched guest on purpose): the baseline must
+# hang on the first cgroup move under a scheduler whose ops.cgroup_move()
+# calls scx_bpf_dispatch_from_dsq(), the patched kernel must refuse that
+# scheduler at load. About 2.5 minutes. scripts/repro-cgroup-move.sh.
+.PHONY: repro-cgroup-move repro-cgroup-move-one
+repro-cgroup-move:
+	@set -o pipefail; rc=0; sums=$$(mktemp); trap 'rm -f $$sums' EXIT; \
+	for k in $(KERNELS); do \
+		case $$k in patched) b= ;; baseline) b=1 ;; \
+		*) echo "ERROR: KERNELS: unknown kernel '$$k' (patched|baseline)" >&2; exit 2 ;; esac; \
+		echo "==> repro-cgroup-move: $$k kernel" >&2; \
+		$(MAKE) --no-print-directory repro-cgroup-move-one BASELINE=$$b | tee -a $$sums || rc=1; \
+	done; \
+	p=$$(grep -c '^ok ' $$sums || true); f=$$(grep -c '^not ok ' $$sums || true); \
+	echo "$$p passed, $$f failed"; [ $$rc -eq 0 ] && [ $$f -eq 0 ]
+
+repro-cgroup-move-one: initramfs
+	@scripts/repro-cgroup-move.sh --expect $(if $(call yes,$(BASELINE)),hang,refuse) \
+		--kernel $(BZIMAGE) --initrd $(INITRD) --log $(RUN_DIR)/repro-cgroup-move.log \
+		--timeout $(if $(call yes,$(DEBUG)),600,120) --append "$(KERNEL_APPEND)"
 
 # The report runs even when the guest failed (it says how); a failed build
 # still ends in a KTAP document and the "N passed, N failed" line.
@@ -153,7 +181,7 @@ clean-cache:
 		echo "refusing to remove CACHE_DIR='$(CACHE_DIR)'" >&2; exit 1;; esac
 	rm -rf "$(CACHE_DIR)"
 
-# Baseline vs patched, side by side (README.md, "Benchmark"): both kernels
+# Baseline vs patched, side by side (docs/benchmark.md): both kernels
 # and payloads through the rules above, then boot both and report.
 .PHONY: bench
 bench:

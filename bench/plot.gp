@@ -34,7 +34,7 @@ plot datafile index 0 using 0:2 with boxes lc rgb "#4477aa" title "ratio of medi
 if (haveload) {
 	set size 0.38,1
 	set origin 0.62,0
-	set title "load time (moves with BTF layout between builds, see README)" noenhanced
+	set title "load time (moves with BTF layout between builds, see docs/benchmark.md)" noenhanced
 	unset ylabel
 	plot datafile index 1 using 0:2 with boxes lc rgb "#aa7744" notitle, \
 	     '' index 1 using 0:2:3:4:xticlabels(stringcolumn(1)) with yerrorbars lc rgb "black" pt 0 notitle

@@ -17,9 +17,9 @@
 #                     (one messaging run = the sum of 80 independent rounds)
 #   MSG_ROUNDS=fair:240  rounds per messaging run for some schedulers instead
 #                     (the fair class's rounds vary most: 80 gave a 0.115%
-#                     spread, see README.md)
+#                     spread, see docs/benchmark.md)
 #   LOAD_ITERS=1      scheduler loads per load-time rep (the mean is kept;
-#                     10 measured worse, see README.md)
+#                     10 measured worse, see docs/benchmark.md)
 #   SCHEDS=fair,simple,qmap
 #   BENCH_JOBS=2      boot the two kernels at once (1: one after the other;
 #                     the numbers do not depend on it, only the wall time)
@@ -175,7 +175,7 @@ summary_rc=0
 	echo "- kernels: \`${tree[baseline]##*/}\` (baseline, series none) and \`${tree[patched]##*/}\` (patched), same config and compiler"
 	echo "- QEMU: $(qemu-system-x86_64 --version | head -1), run-qemu.sh \`${qemu_opts[*]}\` (TCG, \`-icount shift=0,sleep=off\`, -cpu max)"
 	echo "- guest command line: \`$guest_args\`"
-	echo "- method (README.md, Benchmark): a messaging run is the sum of the timed windows of its rounds (fresh children each, released just after a timer tick; clock stops at the last message, then the children are killed and reaped newest-first; per-round figures in the raw files; MSG_ROUNDS sets more rounds for some schedulers); a fresh BPF scheduler for every messaging run; a load-time rep is the mean of LOAD_ITERS=$LOAD_ITERS loads in one process; guest vm.stat_interval 3600, ASLR off, 1 s idle before every run"
+	echo "- method (docs/benchmark.md): a messaging run is the sum of the timed windows of its rounds (fresh children each, released just after a timer tick; clock stops at the last message, then the children are killed and reaped newest-first; per-round figures in the raw files; MSG_ROUNDS sets more rounds for some schedulers); a fresh BPF scheduler for every messaging run; a load-time rep is the mean of LOAD_ITERS=$LOAD_ITERS loads in one process; guest vm.stat_interval 3600, ASLR off, 1 s idle before every run"
 	echo "- checkout: $(git -C "$repo" rev-parse --short HEAD 2>/dev/null || echo unknown)"
 	echo "- host: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')"
 	echo

@@ -67,8 +67,18 @@ while read -r p; do
 
 	# The summary line is the verdict: no line (checkpatch did not run or
 	# found no patch) is a failure, not a pass.
-	cp=$(cd "$dir" && ./scripts/checkpatch.pl --strict \
-		"$p" 2>&1 || true)
+	# Two checks are left out, and what they would check is shown:
+	# UNKNOWN_COMMIT_ID, as the tree is a tarball with no upstream history
+	# (every upstream id, a Fixes: tag's, is unknown to it); and
+	# FILE_PATH_CHANGES, which asks whether MAINTAINERS needs updating for
+	# any new file: get_maintainer.pl's answer for each is printed.
+	# Debian's python3 (checkpatch's spdxcheck.py needs python3-ply), not a
+	# python3 that PATH may find first (pyenv).
+	cp=$(cd "$dir" && PATH=/usr/bin:$PATH ./scripts/checkpatch.pl --strict \
+		--ignore UNKNOWN_COMMIT_ID,FILE_PATH_CHANGES "$p" 2>&1 || true)
+	added=$(grep -oE '^\+\+\+ b/.*' "$p" | cut -c7- |
+		while read -r f; do [ -e "$dir/$f" ] && ! git -C "$dir" cat-file -e "HEAD~1:$f" 2>/dev/null && echo "$f"; done || true)
+	ids=$(grep -oE '^Fixes: [0-9a-f]{12,40} \(.*\)$' "$p" || true)
 	total=$(grep -E '^total: [0-9]+ errors, [0-9]+ warnings' <<<"$cp" || true)
 	if [ -z "$total" ] || ! grep -qE '^total: 0 errors, 0 warnings' <<<"$total"; then
 		result FAIL "checkpatch:$name" "${cp:-checkpatch printed nothing}"
@@ -77,6 +87,10 @@ while read -r p; do
 		result OK "checkpatch:$name"
 		echo "# $total"
 		grep -E '^CHECK:' <<<"$cp" | sed 's/^/# /' || true
+		[ -z "$ids" ] || sed 's/^/# not checked against git (no history): /' <<<"$ids"
+		for f in $added; do
+			echo "# new file $f, maintained by: $(cd "$dir" && ./scripts/get_maintainer.pl --no-git --no-rolestats -f "$f" 2>/dev/null | paste -sd, - || true)"
+		done
 	fi
 
 	start=$(date +%s)

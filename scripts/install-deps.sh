@@ -17,6 +17,7 @@ PACKAGES=(
 	patch               # selftests/sched-load/tool-fixes on the copied tools/
 	ccache              # shared objects across variants and rebuilds
 	python3             # kernel scripts
+	python3-ply python3-git  # checkpatch.pl's SPDX check (make check-series)
 	qemu-system-x86     # the guest
 	busybox-static      # the guest's userspace
 )

@@ -14,9 +14,10 @@
 #                          ejected at run time (or as cases.list says)
 #   pos:<twin>             the same call from an allowed op: loads, attaches,
 #                          runs under load, detaches
-#   async:<case>           a kfunc called from a bpf_timer callback armed in
-#                          an op that may call it: loads on both kernels, and
-#                          the kernel ejects it when the callback runs
+#   async:<case>           a kfunc called from a bpf_timer or bpf_wq callback
+#                          armed in an op, per async/async.list: refused at
+#                          load time (patched), ejected when the callback runs
+#                          (baseline), or loads and runs on both
 #   prog:<name>            sched_ext kfuncs from syscall, fentry and
 #                          bpf_dummy_ops programs
 #
@@ -104,15 +105,24 @@ echo "# ===== negative cases on the $V kernel ====="
 cat "$TMP/diff"
 echo "# ====="
 
-# async:<case>: the kfunc call is made from a timer callback, outside the op
-# that armed it; the message the kernel ejects with differs per kernel
-while IFS='|' read -r name op kfunc pmsg bmsg; do
-	name=$(echo $name)
+# async:<case>: the kfunc call is made from a bpf_timer or bpf_wq callback,
+# outside the op that armed it; async.list says per kernel what must happen
+trim() { echo "$1" | sed 's/^[ \t]*//; s/[ \t]*$//'; }
+while IFS='|' read -r name op cb kfunc fn pexp bexp; do
+	name=$(trim "$name") op=$(trim "$op") cb=$(trim "$cb") kfunc=$(trim "$kfunc") fn=$(trim "$fn")
 	[ -n "$name" ] || continue
-	if [ "$V" = patched ]; then msg=$pmsg; else msg=$bmsg; fi
-	msg=$(echo "$msg" | sed 's/^[ \t]*//; s/[ \t]*$//')
-	echo "# async:$name: $(echo $kfunc) from a timer armed in ops.$(echo $op)"
-	t "async:$name" "$X" async "$D/async/$name.bpf.o" "$SECS" "$msg"
+	[ "$fn" = - ] && fn=
+	if [ "$V" = patched ]; then exp=$(trim "$pexp"); else exp=$(trim "$bexp"); fi
+	obj=$D/async/$name.bpf.o
+	via=${fn:+, in global function $fn}
+	echo "# async:$name: $kfunc from a $cb callback armed in ops.$op$via: $exp"
+	case "$exp" in
+	refuse) t "async:$name" "$X" async-refuse "$obj" "$op" "$cb" "$kfunc" ${fn:+"$fn"} ;;
+	runtime:?*) t "async:$name" "$X" async-runtime "$obj" "$SECS" "${exp#runtime:}" ;;
+	run:?*) t "async:$name" "$X" async-run "$obj" "$SECS" "${exp#run:}" ;;
+	*) echo "# async.list: unknown expectation '$exp'"
+		t "async:$name" false ;;
+	esac
 done < "$TMP/async"
 
 while read -r name prog baseline patched kfunc; do

@@ -14,7 +14,7 @@
 #                           (default 4,10,10,25,80: one run = 80 rounds)
 #   bench.msg_rounds=S:K,.. rounds per messaging run for scheduler S,
 #                           instead of K above (e.g. fair:240: the fair
-#                           class's rounds vary more, see README.md)
+#                           class's rounds vary more, see docs/benchmark.md)
 #   bench.load_iters=N      loads per load-time measurement, reported as
 #                           the mean (default 1; with 10, scx_simple's
 #                           means were bimodal from process to process)

@@ -20,7 +20,7 @@
  * instructions in the state the round starts from; one round lands in one
  * of a few schedules up to 2-3% apart. Summing many independent rounds
  * averages those draws, where one long round would not (its schedule is
- * drawn once). See README.md, Benchmark.
+ * drawn once). See docs/benchmark.md.
  *
  * Prints one line: <ns per message> <total ns> <messages> <context switches>
  * over all rounds (CLOCK_MONOTONIC; under QEMU -icount shift=0 a guest

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
-/* scx_bpf_consume() from a timer armed in ops.dispatch: loads, must eject. */
+/*
+ * scx_bpf_consume() from a timer armed in ops.dispatch: refused at load time
+ * (patched), ejected when the callback runs (6.12).
+ */
 #include "async.bpf.h"
 
 static int async_fire(void *map, int *key, struct bpf_timer *timer)

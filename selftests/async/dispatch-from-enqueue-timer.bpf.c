@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * scx_bpf_dispatch() of a task (init's, looked up by pid) from a timer armed
- * in ops.enqueue: loads, must eject before the task is touched.
+ * in ops.enqueue: refused at load time (patched); 6.12 must eject it before
+ * the task is touched.
  */
 #include "async.bpf.h"
 

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * scx_bpf_reenqueue_local() from a timer armed in ops.cpu_release (an RT
- * task of the load takes the CPU): loads, must eject.
+ * task of the load takes the CPU): refused at load time (patched), ejected
+ * when the callback runs (6.12).
  */
 #include "async.bpf.h"
 

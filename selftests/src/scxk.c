@@ -14,10 +14,23 @@
  *   scxk pos <obj> <seconds> <op>       pos_ops loads, attaches, stays enabled
  *                                       under load and calls its kfunc from
  *                                       <op> (calls.<op> > 0), detaches cleanly
+ *   scxk async-refuse <obj> <op> <bpf_timer|bpf_wq> <kfunc> [<global function>]
+ *                                       async_ops must be refused at load time
+ *                                       for the call in the callback armed in
+ *                                       <op> (or in the global function it calls)
+ *   scxk async-runtime <obj> <seconds> <message>
+ *                                       async_ops loads, attaches and is ejected
+ *                                       with <message> when the callback runs
+ *   scxk async-run <obj> <seconds> calls|ok
+ *                                       async_ops loads, attaches, stays enabled
+ *                                       under load, its callback makes the call
+ *                                       (async_calls, or async_ok: succeeded,
+ *                                       > 0), detaches cleanly
  *   scxk prog <obj> <prog> load|run|refuse <kfunc>
  *                                       one non-sched_ext program
  *
- * Nothing is attached except by "runtime" and "pos".  Diagnostics are
+ * Nothing is attached except by "runtime", "pos", "async-runtime" and
+ * "async-run".  Diagnostics are
  * printed as "# " lines; the exit status is 0 for pass, 1 for fail.  The
  * KTAP result lines are run-guest.sh's.
  */
@@ -152,7 +165,7 @@ static const char *log_line(const char *log, const char *needle, char *line, siz
 /* "calling kernel function <kfunc> is not allowed" and what follows on its line */
 static const char *refusal(const char *log, const char *kfunc, char *rest, size_t sz)
 {
-	char needle[160], line[512];
+	char needle[160], line[768];
 	const char *l;
 
 	snprintf(needle, sizeof(needle), "calling kernel function %s is not allowed", kfunc);
@@ -843,16 +856,57 @@ static int cmd_runtime(const char *path, double secs)
 }
 
 /*
- * An async case (async/async.bpf.h): loads on both kernels, and the call its
- * timer callback makes outside the arming op must eject it with @msg.
+ * An async case (async/async.bpf.h) the kernel only catches at run time
+ * (6.12): it loads, and the call its timer callback makes outside the arming
+ * op must eject it with @msg.
  */
-static int cmd_async(const char *path, double secs, const char *msg)
+static int cmd_async_runtime(const char *path, double secs, const char *msg)
 {
 	char what[300];
 
 	snprintf(what, sizeof(what),
 		 "ejected when the timer callback ran (and survived 0.5 s of it firing after): %s", msg);
 	return eject(path, "async", secs, 0.5, msg, what);
+}
+
+/*
+ * An async case the verifier must refuse (patched): the call in the @cb
+ * ("bpf_timer" or "bpf_wq") callback armed in ops.@op, or in the global
+ * function @fn it calls, is judged for where the callback runs.  The load
+ * fails with -EACCES and the log says, exactly,
+ * "calling kernel function <kfunc> is not allowed from a <cb> callback of
+ * sched_ext_ops.<op>[ (in global function <fn>)]".
+ */
+static int cmd_async_refuse(const char *path, const char *op, const char *cb,
+			    const char *kfunc, const char *fn)
+{
+	char rest[400], want[300], fnpart[100] = "";
+	struct bpf_object *obj;
+	int err;
+
+	obj = load_obj(path, "async_ops", NULL, &err);
+	bpf_object__close(obj);
+	if (fn)
+		snprintf(fnpart, sizeof(fnpart), " (in global function %s)", fn);
+	snprintf(want, sizeof(want), " from a %s callback of sched_ext_ops.%s%s", cb, op, fnpart);
+	if (!err) {
+		printf("# %s: loaded; want: calling kernel function %s is not allowed%s\n",
+		       path, kfunc, want);
+		return 1;
+	}
+	if (!refusal(vlog, kfunc, rest, sizeof(rest)) || strcmp(rest, want)) {
+		printf("# want: calling kernel function %s is not allowed%s\n", kfunc, want);
+		diag_load_failure("refused otherwise");
+		return 1;
+	}
+	if (err != -EACCES) {
+		printf("# refused as expected, but the load returned %d, not -EACCES (%d)\n",
+		       err, -EACCES);
+		return 1;
+	}
+	printf("# patched: caught at load time (-EACCES): calling kernel function %s is not allowed%s\n",
+	       kfunc, rest);
+	return 0;
 }
 
 /* calls.<op> of a case object (see case.bpf.h), or -1 */
@@ -877,19 +931,95 @@ static long long case_calls(struct bpf_object *obj, const char *op)
 	return -1;
 }
 
-static int cmd_pos(const char *path, double secs, const char *op)
+/*
+ * the u64 global @var in the .bss of @obj (async.bpf.h's counters), or -1;
+ * libbpf has given the object's BTF the section's offsets by now
+ */
+static long long bss_u64(struct bpf_object *obj, const char *var)
 {
-	long long calls;
-	char name[128], ops[128], want[200], *klog;
+	struct bpf_map *map = bpf_object__find_map_by_name(obj, ".bss");
+	struct btf *btf = bpf_object__btf(obj);
+	const struct btf_var_secinfo *vs;
+	const struct btf_type *t;
+	unsigned long long v;
+	long long ret = -1;
+	int id, zero = 0;
+	char *val;
+
+	id = btf ? btf__find_by_name_kind(btf, ".bss", BTF_KIND_DATASEC) : -1;
+	if (!map || id < 0)
+		return -1;
+	val = calloc(1, bpf_map__value_size(map));
+	if (!val || bpf_map_lookup_elem(bpf_map__fd(map), &zero, val)) {
+		free(val);
+		return -1;
+	}
+	t = btf__type_by_id(btf, id);
+	vs = btf_var_secinfos(t);
+	for (int i = 0; i < btf_vlen(t); i++, vs++) {
+		const struct btf_type *var_t = btf__type_by_id(btf, vs->type);
+
+		if (vs->size != sizeof(v) || vs->offset + sizeof(v) > bpf_map__value_size(map) ||
+		    strcmp(btf__name_by_offset(btf, var_t->name_off), var))
+			continue;
+		memcpy(&v, val + vs->offset, sizeof(v));
+		ret = v;
+		break;
+	}
+	free(val);
+	return ret;
+}
+
+/* after @secs of load: did the scheduler @name make its calls?  Says, returns ok */
+typedef bool (*calls_fn)(struct bpf_object *obj, const char *name, double secs, const char *arg);
+
+/* pos: calls.<@op> */
+static bool pos_calls(struct bpf_object *obj, const char *name, double secs, const char *op)
+{
+	long long calls = case_calls(obj, op);
+
+	printf("# %s enabled, %.1f s under load, ops.%s made the call %lld times\n", name,
+	       secs, op, calls);
+	if (calls <= 0)
+		printf("# the load never made ops.%s call the kfunc\n", op);
+	return calls > 0;
+}
+
+/* async-run: async_calls and async_ok, async_<@must> > 0 */
+static bool async_counts(struct bpf_object *obj, const char *name, double secs, const char *must)
+{
+	long long calls = bss_u64(obj, "async_calls"), ok = bss_u64(obj, "async_ok");
+
+	printf("# %s enabled, %.1f s under load, the callback made the call %lld times,"
+	       " %lld succeeded\n", name, secs, calls, ok);
+	if ((!strcmp(must, "ok") ? ok : calls) <= 0) {
+		printf("# async_%s is %lld: the callback never %s\n", must,
+		       !strcmp(must, "ok") ? ok : calls,
+		       !strcmp(must, "ok") ? "made the call with success" : "made the call");
+		return false;
+	}
+	return true;
+}
+
+/*
+ * Load and attach the scheduler of <@kind>_ops in @path, keep it busy @secs:
+ * it must stay enabled, @calls must find it made its calls, and it must
+ * detach cleanly with no error and no splat in the kernel log.
+ */
+static int run_enabled(const char *path, const char *kind, double secs, calls_fn calls,
+		       const char *arg)
+{
+	char name[128], map[64], ops[128], want[200], *klog;
 	struct bpf_object *obj;
 	struct bpf_link *link;
 	int err, kfd, ret = 0;
 	double t0;
 
-	case_ops_name(path, "pos", name, sizeof(name));
-	obj = load_obj(path, "pos_ops", NULL, &err);
+	case_ops_name(path, kind, name, sizeof(name));
+	snprintf(map, sizeof(map), "%s_ops", kind);
+	obj = load_obj(path, map, NULL, &err);
 	if (err) {
-		diag_load_failure("pos_ops");
+		diag_load_failure(map);
 		bpf_object__close(obj);
 		return 1;
 	}
@@ -899,7 +1029,7 @@ static int cmd_pos(const char *path, double secs, const char *op)
 		return 1;
 	}
 	kfd = kmsg_open();
-	link = attach(obj, "pos_ops");
+	link = attach(obj, map);
 	if (!link) {
 		ret = 1;
 		goto out;
@@ -918,13 +1048,8 @@ static int cmd_pos(const char *path, double secs, const char *op)
 		printf("# state left \"enabled\" under load: \"%s\"\n", scx_state());
 		ret = 1;
 	}
-	calls = case_calls(obj, op);
-	printf("# %s enabled, %.1f s under load, ops.%s made the call %lld times\n", name,
-	       now() - t0, op, calls);
-	if (calls <= 0) {
-		printf("# the load never made ops.%s call the kfunc\n", op);
+	if (!calls(obj, name, now() - t0, arg))
 		ret = 1;
-	}
 	bpf_link__destroy(link);
 	if (!wait_state("disabled", 5)) {
 		printf("# state is \"%s\" after detaching\n", scx_state());
@@ -946,6 +1071,24 @@ out:
 		diag_tail("kmsg: ", klog, 10);
 	free(klog);
 	return ret;
+}
+
+static int cmd_pos(const char *path, double secs, const char *op)
+{
+	return run_enabled(path, "pos", secs, pos_calls, op);
+}
+
+/*
+ * An async case that must run on both kernels: the callback's call is one an
+ * unlocked context may make.
+ */
+static int cmd_async_run(const char *path, double secs, const char *must)
+{
+	if (strcmp(must, "calls") && strcmp(must, "ok")) {
+		printf("# async-run: want calls or ok, not \"%s\"\n", must);
+		return 1;
+	}
+	return run_enabled(path, "async", secs, async_counts, must);
 }
 
 /* ------------------------------------------------------------------ */
@@ -989,7 +1132,9 @@ static int usage(void)
 	fprintf(stderr, "usage: scxk matrix <dir> <patched|baseline> [--per-cell]\n"
 			"       scxk neg <obj> <op> <kfunc> | sleep <obj> <kfunc> | load <obj>\n"
 			"       scxk runtime <obj> <secs> | pos <obj> <secs> <op>\n"
-			"       scxk async <obj> <secs> <kernel message>\n"
+			"       scxk async-refuse <obj> <op> bpf_timer|bpf_wq <kfunc> [<global function>]\n"
+			"       scxk async-runtime <obj> <secs> <kernel message>\n"
+			"       scxk async-run <obj> <secs> calls|ok\n"
 			"       scxk prog <obj> <prog> load|run|refuse <kfunc>\n");
 	return 2;
 }
@@ -1010,8 +1155,12 @@ int main(int argc, char **argv)
 		return cmd_load(argv[2]);
 	if (!strcmp(cmd, "runtime") && argc == 4)
 		return cmd_runtime(argv[2], atof(argv[3]));
-	if (!strcmp(cmd, "async") && argc == 5)
-		return cmd_async(argv[2], atof(argv[3]), argv[4]);
+	if (!strcmp(cmd, "async-refuse") && (argc == 6 || argc == 7))
+		return cmd_async_refuse(argv[2], argv[3], argv[4], argv[5], argc == 7 ? argv[6] : NULL);
+	if (!strcmp(cmd, "async-runtime") && argc == 5)
+		return cmd_async_runtime(argv[2], atof(argv[3]), argv[4]);
+	if (!strcmp(cmd, "async-run") && argc == 5)
+		return cmd_async_run(argv[2], atof(argv[3]), argv[4]);
 	if (!strcmp(cmd, "pos") && argc == 5)
 		return cmd_pos(argv[2], atof(argv[3]), argv[4]);
 	if (!strcmp(cmd, "prog") && argc == 6)
