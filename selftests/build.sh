@@ -8,6 +8,8 @@
 #   run-guest.sh      the guest entry point (busybox sh): run-guest.sh <variant>
 #   bin/scxk          the loader/runner, statically linked
 #   matrix/           cells.tsv and one mx_<op>.bpf.o per sched_ext_ops member
+#   callsite/         cells.tsv, groups and one cs_<site>_<op>.bpf.o per call
+#                     site and arming op (matrix/callsite.py)
 #   cases/            cases.list and one <case>.bpf.o per negative/positive pair
 #   async/            async.list and one <case>.bpf.o per async-callback case
 #   progs/            progs.list and progs.bpf.o (syscall, fentry, dummy struct_ops)
@@ -52,8 +54,8 @@ fi
 [ -f "$VMLINUX" ] || { echo "$0: no vmlinux (set VMLINUX or KBUILD_OUTPUT)" >&2; exit 1; }
 
 step() { echo "build.sh: $*"; }
-rm -rf "$OUT/bin" "$OUT/matrix" "$OUT/cases" "$OUT/async" "$OUT/progs"
-mkdir -p "$B/libbpf" "$B/bpftool" "$OUT/bin" "$OUT/matrix" "$OUT/cases" "$OUT/progs"
+rm -rf "$OUT/bin" "$OUT/matrix" "$OUT/callsite" "$OUT/cases" "$OUT/async" "$OUT/progs"
+mkdir -p "$B/libbpf" "$B/bpftool" "$OUT/bin" "$OUT/matrix" "$OUT/callsite" "$OUT/cases" "$OUT/progs"
 step "intermediates in $B"
 
 step "libbpf from $TREE/tools/lib/bpf"
@@ -74,6 +76,9 @@ step "matrix programs"
 rm -rf "$B/matrix"
 python3 "$HERE/matrix/gen.py" --tree "$TREE" --vmlinux-h "$B/include/vmlinux.h" \
 	--out "$B/matrix" --cases "$HERE/cases/cases.list"
+rm -rf "$B/callsite"
+python3 "$HERE/matrix/callsite.py" --tree "$TREE" --vmlinux-h "$B/include/vmlinux.h" \
+	--out "$B/callsite"
 
 SYS_INCLUDES=$($CLANG -v -E - </dev/null 2>&1 |
 	sed -n '/<...> search starts here:/,/End of search list./{ s| \(/.*\)|-idirafter \1|p }')
@@ -94,6 +99,11 @@ export CLANG BPF_CFLAGS NICE
 ls "$B"/matrix/mx_*.bpf.c | xargs -P"$JOBS" -I{} bash -c \
 	'bpfcc "$1" "$2/$(basename "$1" .c).o"' _ {} "$OUT/matrix"
 cp "$B/matrix/cells.tsv" "$OUT/matrix/"
+
+step "call-site matrix programs"
+ls "$B"/callsite/cs_*.bpf.c | xargs -P"$JOBS" -I{} bash -c \
+	'bpfcc "$1" "$2/$(basename "$1" .c).o"' _ {} "$OUT/callsite"
+cp "$B/callsite/cells.tsv" "$B/callsite/groups" "$B/callsite/known" "$OUT/callsite/"
 
 step "negative/positive schedulers"
 for src in "$HERE"/cases/*.bpf.c; do
@@ -129,4 +139,4 @@ $NICE $CC -O2 -g -Wall -Werror -static \
 
 install -m 0755 "$HERE/run-guest.sh" "$OUT/run-guest.sh"
 echo "$VARIANT" > "$OUT/variant"
-step "done: $(grep -vc "^#" "$OUT/matrix/cells.tsv") matrix cells, $(ls "$OUT"/cases/*.bpf.o | wc -l) cases -> $OUT"
+step "done: $(grep -vc "^#" "$OUT/matrix/cells.tsv") matrix cells, $(grep -vc "^#" "$OUT/callsite/cells.tsv") call-site cells, $(ls "$OUT"/cases/*.bpf.o | wc -l) cases -> $OUT"

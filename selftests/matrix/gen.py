@@ -208,7 +208,9 @@ def check_cases(path, ops, kfuncs, spec):
                 die(f"{path}:{n}: {name}: the spec does not allow {kfunc} in the twin op {twin_op}")
             want = ("allowed" if dep else
                     "sleep" if k["sleepable"] and not sleepy[op] else "runtime")
-            if baseline != want:
+            # "unreached": the call 6.12 would eject at run time is never
+            # made there (behind a flag), so 6.12 only loads it
+            if baseline != want and not (baseline == "unreached" and want == "runtime"):
                 die(f"{path}:{n}: {name}: baseline is '{baseline}', the spec implies '{want}'")
 
 

@@ -5,6 +5,11 @@
  *   scxk matrix <dir> <variant> [--per-cell]
  *                                       load every cell of <dir>/cells.tsv,
  *                                       print the table, compare with the spec
+ *   scxk callsite <dir> <variant> <results> [--per-cell]
+ *                                       the same for <dir>/cells.tsv of
+ *                                       callsite.py (kfuncs x call sites x
+ *                                       arming ops); one result line per
+ *                                       call site and op in <results>
  *   scxk neg <obj> <op> <kfunc>         neg_ops must be refused at load time,
  *                                       the log naming the kfunc and the op
  *   scxk sleep <obj> <kfunc>            neg_ops must be refused as not sleepable
@@ -208,12 +213,16 @@ struct cell {
 	bool departure;
 	bool named_op;			/* refusal said "from sched_ext_ops.<op>" */
 	char detail[200];
+	/* call-site matrix only */
+	char label[40];			/* the table row: "<site>@<op>" */
+	char want[200];			/* what the refusal must say after "is not allowed" */
+	char pexp;			/* the patched spec's verdict (exp is the kernel's) */
 };
 
 /* A loaded, R refused naming it, S refused as non-sleepable, E anything else */
 static char classify(struct cell *c, int err, const char *log)
 {
-	char rest[200], want[80], other[64];
+	char rest[300], want[200], other[64];
 	const char *p;
 
 	if (!err)
@@ -221,7 +230,10 @@ static char classify(struct cell *c, int err, const char *log)
 	if (refusal(log, c->kfunc, rest, sizeof(rest))) {
 		if (!rest[0])
 			return 'R';
-		snprintf(want, sizeof(want), " from sched_ext_ops.%s", c->op);
+		if (c->want[0])
+			snprintf(want, sizeof(want), "%s", c->want);
+		else
+			snprintf(want, sizeof(want), " from sched_ext_ops.%s", c->op);
 		if (!strcmp(rest, want)) {
 			c->named_op = true;
 			return 'R';
@@ -282,18 +294,22 @@ static int read_cells(const char *dir, struct cell **out)
 }
 
 /*
- * The table: one row per op, one column per kfunc (numbered, legend above),
- * groups separated by '|'.  Upper case: as the spec expects; lower case:
- * differs from the spec; E: error (neither loaded nor refused as expected).
+ * The table: one row per op (per call site and op: the cell's label), one
+ * column per kfunc (numbered, legend above), groups separated by '|'.  Upper
+ * case: as the spec expects; lower case: differs from the spec; E: error
+ * (neither loaded nor refused as expected).  @title names the matrix, @rows
+ * says what its rows are, @unit what one is.
  */
-static void print_table(struct cell *cells, int n, int ncol, const char *variant)
+static void print_table(struct cell *cells, int n, int ncol, const char *variant,
+			const char *title, const char *rows, const char *unit)
 {
 	int i, j, cnt[4][4] = {}, mism = 0, named = 0, refused = 0;
 	const char *V = "ARSE";
 
-	printf("# ===== BEGIN sched_ext kfunc matrix (%s kernel) =====\n", variant);
-	printf("# rows: sched_ext_ops members; columns: kfuncs; A loads, R refused (not allowed),\n"
-	       "# S refused (program must be sleepable), E error; lower case = differs from the spec\n");
+	printf("# ===== BEGIN %s (%s kernel) =====\n", title, variant);
+	printf("# rows: %s; columns: kfuncs; A loads, R refused (not allowed),\n"
+	       "# S refused (program must be sleepable), E error; lower case = differs from the spec\n",
+	       rows);
 	for (j = 0; j < ncol; j++)
 		printf("#   %2d %-36s %s\n", j + 1, cells[j].kfunc, cells[j].group);
 	for (int d = 10; d >= 1; d /= 10) {
@@ -306,7 +322,7 @@ static void print_table(struct cell *cells, int n, int ncol, const char *variant
 		printf("\n");
 	}
 	for (i = 0; i < n; i += ncol) {
-		printf("# %-18s", cells[i].op);
+		printf("# %-18s", cells[i].label[0] ? cells[i].label : cells[i].op);
 		for (j = 0; j < ncol; j++) {
 			struct cell *c = &cells[i + j];
 			char v = c->got;
@@ -325,7 +341,7 @@ static void print_table(struct cell *cells, int n, int ncol, const char *variant
 		refused += cells[i].got == 'R';
 		named += cells[i].named_op;
 	}
-	printf("# cells: %d (%d ops x %d kfuncs)\n", n, n / ncol, ncol);
+	printf("# cells: %d (%d %s x %d kfuncs)\n", n, n / ncol, unit, ncol);
 	printf("# got:      A %d, R %d, S %d, E %d\n",
 	       cnt[0][0] + cnt[1][0] + cnt[2][0], cnt[0][1] + cnt[1][1] + cnt[2][1],
 	       cnt[0][2] + cnt[1][2] + cnt[2][2], cnt[0][3] + cnt[1][3] + cnt[2][3]);
@@ -334,7 +350,7 @@ static void print_table(struct cell *cells, int n, int ncol, const char *variant
 	       cnt[2][0] + cnt[2][1] + cnt[2][2] + cnt[2][3]);
 	printf("# as expected: %d; differing: %d; refusals naming the op: %d of %d\n",
 	       n - mism, mism, named, refused);
-	printf("# ===== END sched_ext kfunc matrix =====\n");
+	printf("# ===== END %s =====\n", title);
 }
 
 static void cell_error(struct cell *c, const char *log)
@@ -369,12 +385,18 @@ static int load_cell(const char *dir, struct cell *c)
  * loaded.  The verifier checks each program on its own, so the verdicts are
  * those of loading each cell alone (--per-cell does that, to compare), for
  * one load per refusal instead of one per cell.  Returns the loads done.
+ *
+ * With @in_order, the programs libbpf loaded before the refused one (it
+ * loads them in the object's order and stops at the first failure) are
+ * taken as loaded and not loaded again: each program is verified about once
+ * instead of once per refusal before it.
  */
-static int load_row(const char *dir, struct cell *row, int n)
+static int load_row(const char *dir, struct cell *row, int n, bool in_order)
 {
 	static char *logs[64];
-	char path[512];
 	int i, err = 0, loads = 0, left = n;
+	int pos[64];
+	char path[512];
 
 	if (n > 64) {
 		printf("# more than 64 kfuncs per op: use --per-cell\n");
@@ -390,6 +412,7 @@ static int load_row(const char *dir, struct cell *row, int n)
 		struct bpf_object *obj;
 		struct bpf_program *p;
 		struct bpf_map *m;
+		int np = 0;
 
 		lmsg[0] = '\0';
 		lmsg_len = 0;
@@ -408,6 +431,8 @@ static int load_row(const char *dir, struct cell *row, int n)
 				on |= !row[i].got && !strcmp(row[i].map, bpf_map__name(m));
 			bpf_map__set_autocreate(m, on);
 		}
+		for (i = 0; i < n; i++)
+			pos[i] = -1;
 		bpf_object__for_each_program(p, obj) {
 			bool on = false;
 
@@ -415,10 +440,12 @@ static int load_row(const char *dir, struct cell *row, int n)
 				if (row[i].got || strcmp(row[i].prog, bpf_program__name(p)))
 					continue;
 				on = true;
+				pos[i] = np;
 				logs[i][0] = '\0';
 				bpf_program__set_log_buf(p, logs[i], ROW_LOG);
 			}
 			bpf_program__set_autoload(p, on);
+			np++;
 		}
 		err = bpf_object__load(obj);
 		loads++;
@@ -437,6 +464,12 @@ static int load_row(const char *dir, struct cell *row, int n)
 		if (row[i].got == 'E')
 			cell_error(&row[i], logs[i]);
 		left--;
+		for (int j = 0; in_order && j < n; j++) {
+			if (row[j].got || pos[j] < 0 || pos[j] > pos[i])
+				continue;
+			row[j].got = classify(&row[j], 0, "");
+			left--;
+		}
 	}
 	return loads;
 all:
@@ -478,11 +511,12 @@ static int cmd_matrix(const char *dir, const char *variant, bool per_cell)
 			for (int j = 0; j < ncol; j++)
 				loads += load_cell(dir, &cells[i + j]);
 		else
-			loads += load_row(dir, &cells[i], ncol);
+			loads += load_row(dir, &cells[i], ncol, false);
 	}
 	dt = now() - t0;
 
-	print_table(cells, n, ncol, variant);
+	print_table(cells, n, ncol, variant, "sched_ext kfunc matrix", "sched_ext_ops members",
+		    "ops");
 	for (i = 0; i < n; i++) {
 		struct cell *c = &cells[i];
 
@@ -503,6 +537,209 @@ static int cmd_matrix(const char *dir, const char *variant, bool per_cell)
 		printf("# matrix: %d cells neither loaded nor were refused as a verdict\n", errs);
 	free(cells);
 	return errs || (strict && mism) ? 1 : 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* the call-site matrix                                                */
+
+/*
+ * <dir>/cells.tsv of callsite.py, tab separated: site op kfunc group
+ * patched baseline object program map refusal.  Each cell expects its
+ * @variant's verdict; pexp keeps the patched one.
+ */
+static int read_callsite_cells(const char *dir, const char *variant, struct cell **out)
+{
+	bool patched = !strcmp(variant, "patched");
+	char path[512], line[1024];
+	struct cell *cells = NULL;
+	int n = 0, cap = 0, ln = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/cells.tsv", dir);
+	f = fopen(path, "r");
+	if (!f) {
+		printf("# cannot open %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		char *col[10], *save = NULL, *t;
+		struct cell c = {};
+		int k = 0;
+
+		ln++;
+		if (line[0] == '#' || line[0] == '\n')
+			continue;
+		line[strcspn(line, "\n")] = '\0';
+		for (t = strtok_r(line, "\t", &save); t && k < 10; t = strtok_r(NULL, "\t", &save))
+			col[k++] = t;
+		if (k != 10 || t || strlen(col[4]) != 1 || strlen(col[5]) != 1) {
+			printf("# %s:%d: want 10 tab-separated fields\n", path, ln);
+			fclose(f);
+			return -1;
+		}
+		snprintf(c.label, sizeof(c.label), "%s@%s", col[0], col[1]);
+		snprintf(c.op, sizeof(c.op), "%s", col[1]);
+		snprintf(c.kfunc, sizeof(c.kfunc), "%s", col[2]);
+		snprintf(c.group, sizeof(c.group), "%s", col[3]);
+		c.pexp = col[4][0];
+		c.exp = patched ? col[4][0] : col[5][0];
+		snprintf(c.obj, sizeof(c.obj), "%s", col[6]);
+		snprintf(c.prog, sizeof(c.prog), "%s", col[7]);
+		snprintf(c.map, sizeof(c.map), "%s", col[8]);
+		snprintf(c.want, sizeof(c.want), "%s", col[9]);
+		if (n == cap) {
+			cap = cap ? 2 * cap : 256;
+			cells = realloc(cells, cap * sizeof(*cells));
+			if (!cells)
+				exit(1);
+		}
+		cells[n++] = c;
+	}
+	fclose(f);
+	*out = cells;
+	return n;
+}
+
+/*
+ * Load @c alone with a verifier log and print its tail: why it got its
+ * verdict.  A cell that loads gets the instruction-level log (the tail
+ * shows the code that was let through).
+ */
+static void cell_log(const char *dir, struct cell *c)
+{
+	struct bpf_object *obj;
+	struct bpf_program *p;
+	struct bpf_map *m;
+	char path[512];
+	int err;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, c->obj);
+	vlog[0] = '\0';
+	obj = bpf_object__open_file(path, NULL);
+	if (!obj) {
+		printf("# %s: cannot open %s\n", c->label, path);
+		return;
+	}
+	bpf_object__for_each_map(m, obj)
+		if (bpf_map__type(m) == BPF_MAP_TYPE_STRUCT_OPS)
+			bpf_map__set_autocreate(m, !strcmp(bpf_map__name(m), c->map));
+	bpf_object__for_each_program(p, obj) {
+		bpf_program__set_autoload(p, !strcmp(bpf_program__name(p), c->prog));
+		bpf_program__set_log_buf(p, vlog, sizeof(vlog));
+		bpf_program__set_log_level(p, c->got == 'A' ? 2 : 1);
+	}
+	err = bpf_object__load(obj);
+	bpf_object__close(obj);
+	printf("# %s x %s: loaded alone: %d; verifier log (tail):\n", c->label, c->kfunc, err);
+	diag_tail("  ", vlog, c->got == 'A' ? 30 : 14);
+}
+
+/*
+ * Every kfunc from every call site in every arming op (callsite.py): one
+ * object per (call site, op), its cells loaded together (load_row(), the
+ * programs loaded before a refusal taken as loaded), or one by one with
+ * @per_cell.  Patched: each cell as callsite.spec says.  Baseline: each cell
+ * as 6.12's rules say (A, S where a sleepable kfunc meets code that may not
+ * sleep) and, as a negative control, the cells differing from the patched
+ * spec are exactly its R cells.  Writes one "ok|not ok <site>@<op> <note>"
+ * line per group to @results, for run-guest.sh's KTAP lines.
+ */
+static int cmd_callsite(const char *dir, const char *variant, const char *results, bool per_cell)
+{
+	bool patched = !strcmp(variant, "patched");
+	int n, i, j, ncol, loads = 0, failed = 0, ndiff = 0, nr = 0, nbad = 0;
+	struct cell *cells;
+	double t0, dt;
+	FILE *res;
+
+	n = read_callsite_cells(dir, variant, &cells);
+	if (n <= 0)
+		return 1;
+	for (ncol = 1; ncol < n && !strcmp(cells[ncol].obj, cells[0].obj); ncol++)
+		;
+	for (i = 0; i < n; i++)
+		if (strcmp(cells[i].obj, cells[i - i % ncol].obj) ||
+		    strcmp(cells[i].label, cells[i - i % ncol].label) ||
+		    strcmp(cells[i].kfunc, cells[i % ncol].kfunc))
+			break;
+	if (n % ncol || i < n) {
+		printf("# %s/cells.tsv: not %d whole groups of the same kfuncs, one object each\n",
+		       dir, ncol);
+		return 1;
+	}
+	res = fopen(results, "w");
+	if (!res) {
+		printf("# cannot write %s: %s\n", results, strerror(errno));
+		return 1;
+	}
+
+	t0 = now();
+	for (i = 0; i < n; i += ncol) {
+		if (per_cell)
+			for (j = 0; j < ncol; j++)
+				loads += load_cell(dir, &cells[i + j]);
+		else
+			loads += load_row(dir, &cells[i], ncol, true);
+	}
+	dt = now() - t0;
+
+	print_table(cells, n, ncol, variant, "sched_ext kfunc call-site matrix",
+		    "<call site>@<arming op>", "groups");
+	for (i = 0; i < n; i += ncol) {
+		int mism = 0, errs = 0, diff = 0, r = 0, bad = 0;
+		char note[400] = "";
+		size_t len = 0;
+
+		for (j = i; j < i + ncol; j++) {
+			struct cell *c = &cells[j];
+			/* baseline: differs from the patched spec where, and only where, it says R */
+			bool neg = !patched && (c->got != c->pexp) != (c->pexp == 'R');
+
+			errs += c->got == 'E';
+			diff += c->got != c->pexp;
+			r += c->pexp == 'R';
+			bad += neg;
+			if (c->got == c->exp && !neg)
+				continue;
+			if (c->got != 'E')
+				mism++;
+			printf("# MISMATCH %s x %s (%s): expected %c%s, got %c\n", c->label, c->kfunc,
+			       c->group, c->exp, patched ? "" : " (6.12's rules)", c->got);
+			if (neg)
+				printf("# NEGATIVE CONTROL %s x %s: the patched spec says %c, 6.12 %s it\n",
+				       c->label, c->kfunc, c->pexp,
+				       c->got == c->pexp ? "agrees with" : "differs from");
+			if (c->got != 'E' && len < sizeof(note) - 60)
+				len += snprintf(note + len, sizeof(note) - len, "%s%s %c not %c",
+						len ? ", " : "", c->kfunc, c->got, c->exp);
+			if (c->got != 'E')
+				cell_log(dir, c);
+		}
+		ndiff += diff;
+		nr += r;
+		nbad += bad;
+		if (!mism && !errs && !bad) {
+			if (patched)
+				fprintf(res, "ok %s %d cells as the spec\n", cells[i].label, ncol);
+			else
+				fprintf(res, "ok %s %d cells as 6.12's rules, %d differ from the patched spec: its %d R cells\n",
+					cells[i].label, ncol, diff, r);
+			continue;
+		}
+		failed++;
+		fprintf(res, "not ok %s %d of %d cells differ from %s%s%s, %d errors\n",
+			cells[i].label, mism, ncol, patched ? "the spec" : "6.12's rules",
+			len ? ": " : "", note, errs);
+	}
+	fclose(res);
+	printf("# callsite: %d cells (%d groups) in %.1f s (%d loads, %s), %.1f cells/s\n", n, n / ncol,
+	       dt, loads, per_cell ? "one per cell" : "one per group and refusal", n / dt);
+	if (!patched)
+		printf("# callsite: baseline kernel: %d cells differ from the patched spec, which has"
+		       " %d R cells: %s\n", ndiff, nr,
+		       nbad ? "NOT exactly those (negative control FAILED)" : "exactly those");
+	free(cells);
+	return failed ? 1 : 0;
 }
 
 /* ------------------------------------------------------------------ */
@@ -1130,6 +1367,7 @@ static int cmd_prog(const char *path, const char *prog, const char *expect, cons
 static int usage(void)
 {
 	fprintf(stderr, "usage: scxk matrix <dir> <patched|baseline> [--per-cell]\n"
+			"       scxk callsite <dir> <patched|baseline> <results> [--per-cell]\n"
 			"       scxk neg <obj> <op> <kfunc> | sleep <obj> <kfunc> | load <obj>\n"
 			"       scxk runtime <obj> <secs> | pos <obj> <secs> <op>\n"
 			"       scxk async-refuse <obj> <op> bpf_timer|bpf_wq <kfunc> [<global function>]\n"
@@ -1147,6 +1385,8 @@ int main(int argc, char **argv)
 	libbpf_set_print(libbpf_print);
 	if (!strcmp(cmd, "matrix") && (argc == 4 || (argc == 5 && !strcmp(argv[4], "--per-cell"))))
 		return cmd_matrix(argv[2], argv[3], argc == 5);
+	if (!strcmp(cmd, "callsite") && (argc == 5 || (argc == 6 && !strcmp(argv[5], "--per-cell"))))
+		return cmd_callsite(argv[2], argv[3], argv[4], argc == 6);
 	if (!strcmp(cmd, "neg") && argc == 5)
 		return cmd_neg(argv[2], argv[3], argv[4]);
 	if (!strcmp(cmd, "sleep") && argc == 4)

@@ -1,0 +1,232 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Generate the sched_ext kfunc call-site matrix.
+
+Every kfunc of kfuncs.list, called from every call site of callsite.spec
+(the op's program itself, a static or global function, a bpf_loop()
+callback, a bpf_timer or a bpf_wq callback) inside a program for every
+arming op of callsite.spec.  Checks the lists against the kernel as gen.py
+does, and the call-site spec against the matrix spec, and writes into OUTDIR:
+
+  cs_<site>_<op>.bpf.c  one file per (call site, arming op): for every kfunc
+                        a program for the op making the call from that site,
+                        and a .struct_ops.link map that uses the program
+  cells.tsv             one line per cell, read by scxk callsite (tab
+                        separated): site op kfunc group patched baseline
+                        object program map refusal
+  groups                the (call site, arming op) groups, "<site>@<op>", in
+                        the order of cells.tsv
+
+Usage: callsite.py --tree KERNEL_SRC --vmlinux-h VMLINUX_H --out OUTDIR
+"""
+
+import argparse
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import gen  # noqa: E402  (the list readers and checks of the op x kfunc matrix)
+
+
+def die(msg):
+    sys.exit(f"callsite.py: {msg}")
+
+
+SITES = ("direct", "static", "global", "loop", "timer", "wq")
+
+
+def read_callsite_spec(groups):
+    """callsite.spec -> (arming ops, [{site, sleeps, row: {group: verdict or '='},
+    refusal}])"""
+    arm, sites, cols = None, [], None
+    KNOWN.clear()
+    path = os.path.join(HERE, "callsite.spec")
+    with open(path) as f:
+        for n, line in enumerate(f, 1):
+            body, _, refusal = line.rstrip("\n").partition("|")
+            words = body.split()
+            if not words:
+                continue
+            if words[0] == "#" and len(words) > 2 and words[1:3] == ["site", "sleeps"]:
+                cols = words[3:]
+                continue
+            if words[0].startswith("#"):
+                continue
+            if words[0] == "arm":
+                arm = words[1:]
+                continue
+            if words[0] == "known":
+                # known SITE@OP KFUNC VERDICT | why: both kernels give VERDICT
+                if len(words) != 4 or words[3] not in ("A", "R", "S") or \
+                        "@" not in words[1] or not refusal.strip():
+                    die(f"callsite.spec:{n}: want 'known SITE@OP KFUNC A|R|S | why'")
+                KNOWN[(words[1], words[2])] = (words[3], refusal.strip())
+                continue
+            if cols is None:
+                die(f"callsite.spec:{n}: row before the '# site sleeps <groups>' header")
+            if cols != groups:
+                die(f"callsite.spec:{n}: columns {cols} are not spec's {groups}")
+            site, sleeps, cells = words[0], words[1], words[2:]
+            if site not in SITES:
+                die(f"callsite.spec:{n}: unknown call site '{site}' (one of {', '.join(SITES)})")
+            if sleeps not in ("op", "yes", "no"):
+                die(f"callsite.spec:{n}: sleeps is '{sleeps}', want op, yes or no")
+            if len(cells) != len(cols):
+                die(f"callsite.spec:{n}: {len(cells)} verdicts for {len(cols)} groups")
+            for v in cells:
+                if v not in ("A", "R", "S", "="):
+                    die(f"callsite.spec:{n}: bad verdict '{v}' (A, R, S or =)")
+            refusal = refusal.strip()
+            if "{op}" not in refusal:
+                die(f"callsite.spec:{n}: the refusal does not name the op ({{op}})")
+            if any(s["site"] == site for s in sites):
+                die(f"callsite.spec:{n}: {site} twice")
+            sites.append({"site": site, "sleeps": sleeps, "row": dict(zip(cols, cells)),
+                          "refusal": refusal})
+    if not arm:
+        die("callsite.spec: no 'arm <ops>' line")
+    if [s["site"] for s in sites] != list(SITES):
+        die(f"callsite.spec: want the call sites {', '.join(SITES)}, in that order")
+    return arm, sites
+
+
+# (site@op, kfunc) -> (verdict, why): cells where both kernels differ from
+# the rules for a reason outside this series (a verifier bug 6.12 has too);
+# the test expects what the kernels do and prints why, so a fixed kernel
+# fails it and the line is dropped.
+KNOWN = {}
+
+
+def site_sleeps(site, op):
+    return op["sleepable"] if site["sleeps"] == "op" else site["sleeps"] == "yes"
+
+
+def verdicts(site, op, k, spec):
+    """(patched, baseline) verdict of one cell"""
+    v = site["row"][k["group"]]
+    patched = spec[op["op"]][k["group"]][0] if v == "=" else v
+    baseline = "S" if k["sleepable"] and not site_sleeps(site, op) else "A"
+    known = KNOWN.get((f"{site['site']}@{op['op']}", k["name"]))
+    if known:
+        return known[0], known[0]
+    return patched, baseline
+
+
+def check_sites(arm, sites, ops, kfuncs, spec):
+    by_op = {o["op"]: o for o in ops}
+    for a in arm:
+        if a not in by_op:
+            die(f"callsite.spec: arming op '{a}' is not in ops.list")
+        for k in kfuncs:
+            if spec[a][k["group"]][1]:
+                die(f"callsite.spec: {a} x {k['group']} is a departure in spec: not an arming op")
+    # the S cells are exactly where a sleepable kfunc meets code that cannot
+    # sleep (as gen.py checks the matrix spec): then the baseline differs from
+    # the spec in its R cells only
+    for s in sites:
+        for a in arm:
+            for k in kfuncs:
+                p, b = verdicts(s, by_op[a], k, spec)
+                if (p == "S") != (b == "S") and p != "R":
+                    die(f"callsite.spec: {s['site']}@{a} x {k['name']}: {p}, but the code "
+                        f"{'may' if site_sleeps(s, by_op[a]) else 'may not'} sleep")
+
+
+def emit(arm, sites, ops, kfuncs, spec, out):
+    by_op = {o["op"]: o for o in ops}
+    os.makedirs(out, exist_ok=True)
+    cells, groups = [], []
+    for s in sites:
+        site = s["site"]
+        for a in arm:
+            o = by_op[a]
+            sec = "struct_ops.s" if o["sleepable"] else "struct_ops"
+            args = "" if o["args"] == "void" else ", " + o["args"]
+            obj = f"cs_{site}_{a}"
+            groups.append(f"{site}@{a}")
+            src = [
+                "// SPDX-License-Identifier: GPL-2.0",
+                f"/* Generated by selftests/matrix/callsite.py: every sched_ext kfunc",
+                f" * called from call site '{site}' in sched_ext_ops.{a}.  Do not edit;",
+                " * edit the lists instead. */",
+                '#include "callsite.bpf.h"',
+                "",
+                'char _license[] SEC("license") = "GPL";',
+            ]
+            for i, k in enumerate(kfuncs):
+                prog = f"k{i:02d}"
+                p, b = verdicts(s, o, k, spec)
+                fn = f"cs_{site}_{prog}"
+                body = [f"\t{{ {k['call']}; }}"]
+                src += ["", f"/* {k['name']} [{k['group']}]: expect {p} (6.12: {b}) */"]
+                if site == "static":
+                    src += [f"static __noinline int {fn}(void)", "{", *body, "\treturn 0;", "}"]
+                    call = [f"\t{fn}();"]
+                elif site == "global":
+                    src += [f"__noinline int {fn}(void)", "{", *body, "\treturn 0;", "}"]
+                    call = [f"\t{fn}();"]
+                elif site == "loop":
+                    src += [f"static long {fn}(u64 i, void *ctx)", "{", *body, "\treturn 1;", "}"]
+                    call = [f"\tbpf_loop(1, {fn}, NULL, 0);"]
+                elif site == "timer":
+                    src += [f"static int {fn}(void *map, int *key, struct bpf_timer *timer)",
+                            "{", *body, "\treturn 0;", "}"]
+                    call = [f"\tCS_ARM_TIMER({fn});"]
+                elif site == "wq":
+                    src += [f"static int {fn}(void *map, int *key, void *value)",
+                            "{", *body, "\treturn 0;", "}"]
+                    call = [f"\tCS_ARM_WQ({fn});"]
+                else:
+                    call = body
+                src += [
+                    "",
+                    f'SEC("{sec}/{a}")',
+                    f"int BPF_PROG({prog}{args})",
+                    "{",
+                    *call,
+                    "\treturn 0;",
+                    "}",
+                    "",
+                    'SEC(".struct_ops.link")',
+                    f"struct sched_ext_ops {prog}_ops = {{",
+                    f"\t.{a} = (void *){prog},",
+                    f'\t.name = "cs_{site}_{a}_{i:02d}",',
+                    "};",
+                ]
+                refusal = " from " + s["refusal"].format(op=a, fn=fn)
+                cells.append("\t".join([site, a, k["name"], k["group"], p, b,
+                                        f"{obj}.bpf.o", prog, f"{prog}_ops", refusal]))
+            with open(os.path.join(out, f"{obj}.bpf.c"), "w") as f:
+                f.write("\n".join(src) + "\n")
+    with open(os.path.join(out, "cells.tsv"), "w") as f:
+        f.write("# site\top\tkfunc\tgroup\tpatched\tbaseline\tobject\tprogram\tmap\trefusal\n")
+        f.write("\n".join(cells) + "\n")
+    with open(os.path.join(out, "groups"), "w") as f:
+        f.write("\n".join(groups) + "\n")
+    with open(os.path.join(out, "known"), "w") as f:
+        for (g, k), (v, why) in sorted(KNOWN.items()):
+            f.write(f"{g} {k}: expected {v} on both kernels: {why}\n")
+    return len(groups), len(cells)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--tree", required=True, help="kernel source tree")
+    ap.add_argument("--vmlinux-h", required=True)
+    ap.add_argument("--out", required=True)
+    a = ap.parse_args()
+
+    ops, kfuncs = gen.read_ops(), gen.read_kfuncs()
+    groups, spec, _ = gen.read_spec()
+    # also sets each kfunc's "sleepable" from the kernel
+    gen.check(ops, kfuncs, groups, spec, gen.vmlinux_ops(a.vmlinux_h), gen.tree_kfuncs(a.tree))
+    arm, sites = read_callsite_spec(groups)
+    check_sites(arm, sites, ops, kfuncs, spec)
+    ng, n = emit(arm, sites, ops, kfuncs, spec, a.out)
+    print(f"callsite.py: {len(sites)} call sites x {len(arm)} arming ops = {ng} groups"
+          f" x {len(kfuncs)} kfuncs = {n} cells -> {a.out}")
+
+
+if __name__ == "__main__":
+    main()
