@@ -23,7 +23,14 @@ export CACHE_DIR KERNEL_TARBALL
 
 # --- Variant data: which patches, which fragments. One rule builds them all.
 yes = $(filter 1 y yes true,$(1))
+# A yes/no knob set to anything else (DEBUG=on, BASELINE="yes please") would
+# silently mean "no": refuse it.
+bools := BASELINE DEBUG VERBOSE
+$(foreach v,$(bools),$(if $(filter-out 0 1 y n yes no true false,$(strip $($(v)))),\
+	$(error $(v)='$($(v))': want 1 or 0 (also y/n, yes/no, true/false))))
 SERIES ?= series/series
+$(if $(wildcard $(SERIES)),,$(error SERIES=$(SERIES): no such series file \
+	(a quilt-style list of patches, e.g. series/series)))
 series_patched := $(SERIES)
 series_baseline := none
 KIND := $(if $(call yes,$(BASELINE)),baseline,patched)

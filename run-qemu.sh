@@ -88,6 +88,11 @@ usage_error() {
 case "$accel" in auto | kvm | tcg) ;; *) usage_error "--accel wants auto|kvm|tcg, got '$accel'" ;; esac
 [ "$icount" = 0 ] || [ "$accel" != kvm ] || usage_error "--icount needs TCG, not --accel kvm"
 mkdir -p "$(dirname "$logf")"
+# More vCPUs than the kernel supports would boot silently with fewer.
+kconfig=$(dirname "$kernel")/../../../.config
+nr_cpus=$(sed -n 's/^CONFIG_NR_CPUS=//p' "$kconfig" 2>/dev/null || true)
+[ -z "$nr_cpus" ] || [ "$smp" -le "$nr_cpus" ] ||
+	usage_error "--smp $smp: this kernel supports at most $nr_cpus CPUs (CONFIG_NR_CPUS in $kconfig)"
 [ -n "$sysmap" ] || sysmap=$(dirname "$kernel")/../../../System.map
 [ -r "$sysmap" ] || sysmap=""
 snapf=${logf%.log}.hang-snapshot.txt

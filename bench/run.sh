@@ -40,6 +40,11 @@ declare -A tree
 tree[baseline]=$(readlink -f "$1")
 tree[patched]=$(readlink -f "$2")
 variants=(baseline patched)
+# Two identical kernels would give ratios of ~1.0000 that mean nothing.
+[ "${tree[baseline]}" != "${tree[patched]}" ] ||
+	die "baseline and patched are the same tree (${tree[baseline]}): nothing to compare"
+grep -q '^patch ' "${tree[patched]}/.scx-inputs" 2>/dev/null ||
+	die "the patched kernel (${tree[patched]}) was built with no patches (an empty series file?): nothing to compare"
 
 REPS=${REPS:-5} MSG_REPS=${MSG_REPS:-11} PIPE_LOOPS=${PIPE_LOOPS:-50000}
 MSG_ARGS=${MSG_ARGS:-4,10,10,25,80} SCHEDS=${SCHEDS:-fair,simple,qmap}

@@ -16,8 +16,9 @@
 #
 # Nothing else lands in <outdir>: it is packed into the guest as it is.  The
 # intermediates (libbpf, bpftool, vmlinux.h, the generated C) go to
-# $SCXK_BUILD_DIR, by default ~/.cache/scx-kfunc-tests/<hash of tree and
-# outdir>, so that rebuilds are incremental.
+# $SCXK_BUILD_DIR, by default $CACHE_DIR/selftests-build/<hash of tree and
+# outdir> (CACHE_DIR: the pipeline's cache, ~/.cache/scx-kfilter, so that
+# make clean-cache removes it), so that rebuilds are incremental.
 #
 # The tree is only read: libbpf and bpftool build with OUTPUT=.  The
 # kernel's vmlinux (for BTF) is $VMLINUX if set, else $KBUILD_OUTPUT/vmlinux,
@@ -39,7 +40,7 @@ TREE=$(cd "$1" && pwd)
 mkdir -p "$2"
 OUT=$(cd "$2" && pwd)
 VARIANT=$3
-B=${SCXK_BUILD_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/scx-kfunc-tests/$(echo "$TREE $OUT" | sha256sum | cut -c1-12)}
+B=${SCXK_BUILD_DIR:-${CACHE_DIR:-$HOME/.cache/scx-kfilter}/selftests-build/$(echo "$TREE $OUT" | sha256sum | cut -c1-12)}
 CLANG=${CLANG:-clang-19}
 CC=${CC:-gcc}
 JOBS=${JOBS:-2}
