@@ -212,6 +212,12 @@ summary_rc=0
 	echo
 	"$here/static-count.sh" "${tree[baseline]}/vmlinux" "${tree[patched]}/vmlinux"
 	echo
+	echo "Every function of kernel/sched/build_policy.o (ext.c) whose count differs,"
+	echo "the list taken from the objects (bench/static-diff.sh): a function"
+	echo "inlined elsewhere shows as 0 here and in its callers."
+	echo
+	"$here/static-diff.sh" "${tree[baseline]}" "${tree[patched]}"
+	echo
 	echo "![plot](results.svg)"
 } >"$md"
 [ "$summary_rc" = 0 ] || { warn "bench: some cells have no numbers (see $md)"; failed=1; }
