@@ -94,6 +94,14 @@ mkdir -p "$TMP"
 : > "$TMP/groups"
 want cases && fields "$D/cases/cases.list" > "$TMP/cases"
 want progs && fields "$D/progs/progs.list" > "$TMP/progs"
+# freplace:<case>: scx_bpf_consume() from an extension of a sched_ext
+# program's global function, judged as the member whose code it replaces
+# (name function member patched baseline)
+: > "$TMP/freplace"
+want progs && cat > "$TMP/freplace" <<'LIST'
+dispatch-global tgt_dsp dispatch load load
+enqueue-global tgt_enq enqueue refuse load
+LIST
 want async && grep -v '^#' "$D/async/async.list" | grep '|' > "$TMP/async"
 want callsite && cp "$D/callsite/groups" "$TMP/groups"
 nmatrix=0
@@ -101,7 +109,7 @@ want matrix && nmatrix=1
 
 cpus=$(cat /sys/devices/system/cpu/online)
 echo "# sched_ext kfunc filters: $V kernel $(uname -r), CPUs $cpus," \
-	"$((nmatrix + $(wc -l < "$TMP/groups") + 2 * $(wc -l < "$TMP/cases") + $(wc -l < "$TMP/async") + $(wc -l < "$TMP/progs"))) tests${ONLY:+ ($ONLY)}"
+	"$((nmatrix + $(wc -l < "$TMP/groups") + 2 * $(wc -l < "$TMP/cases") + $(wc -l < "$TMP/async") + $(wc -l < "$TMP/progs") + $(wc -l < "$TMP/freplace"))) tests${ONLY:+ ($ONLY)}"
 [ "$cpus" = 0 ] && echo "# only one CPU: ops.select_cpu never runs (tasks cannot move), pos:select-cpu-* fails"
 
 [ -e /sys/kernel/sched_ext/state ] || echo "# no /sys/kernel/sched_ext: is CONFIG_SCHED_CLASS_EXT set?"
@@ -190,6 +198,12 @@ while read -r name prog baseline patched kfunc; do
 	if [ "$V" = patched ]; then expect=$patched; else expect=$baseline; fi
 	t "prog:$name" "$X" prog "$D/progs/progs.bpf.o" "$prog" "$expect" "$kfunc"
 done < "$TMP/progs"
+
+while read -r name func op patched baseline; do
+	if [ "$V" = patched ]; then expect=$patched; else expect=$baseline; fi
+	t "freplace:$name" "$X" freplace "$D/progs/freplace-target.bpf.o" \
+		"$D/progs/freplace-ext.bpf.o" ext_consume "$func" "$expect" scx_bpf_consume "$op"
+done < "$TMP/freplace"
 
 rm -rf "$TMP"
 T1=$(cut -d' ' -f1 /proc/uptime)

@@ -32,6 +32,9 @@
  *                                       (async_calls, or async_ok: succeeded,
  *                                       > 0), detaches cleanly
  *   scxk prog <obj> <prog> load|run|refuse <kfunc>
+ *   scxk freplace <target obj> <ext obj> <ext prog> <function> load|refuse <kfunc> <op>|-
+ *                                       an extension of a sched_ext program's
+ *                                       global function, judged as its member
  *                                       one non-sched_ext program
  *
  * Nothing is attached except by "runtime", "pos", "async-runtime" and
@@ -1364,6 +1367,74 @@ static int cmd_prog(const char *path, const char *prog, const char *expect, cons
 	return ret;
 }
 
+/*
+ * An extension (freplace) of a sched_ext program: load @tgt_path's scheduler
+ * (not attached), then @ext_prog of @ext_path with the global function
+ * @func of the target as its attach target.  @expect: "load", or "refuse"
+ * with the verifier naming @kfunc and, if @op is not "-", the line's end:
+ * "from sched_ext_ops.<op> (extension of <func>)".
+ */
+static int cmd_freplace(const char *tgt_path, const char *ext_path, const char *ext_prog,
+			const char *func, const char *expect, const char *kfunc, const char *op)
+{
+	struct bpf_object *tgt, *ext = NULL;
+	struct bpf_program *tp, *p;
+	char rest[300], want[300];
+	int err, tfd = -1, ret = 1;
+
+	tgt = load_obj(tgt_path, "tgt_ops", NULL, &err);
+	if (err) {
+		diag_load_failure("the target scheduler");
+		goto out;
+	}
+	/* tgt_enq() is called from ops.enqueue, tgt_dsp() from ops.dispatch */
+	tp = bpf_object__find_program_by_name(tgt, strcmp(func, "tgt_enq") ?
+					      "tgt_dispatch" : "tgt_enqueue");
+	if (tp)
+		tfd = bpf_program__fd(tp);
+	if (tfd < 0) {
+		printf("# no loaded program calling %s in %s\n", func, tgt_path);
+		goto out;
+	}
+	vlog[0] = '\0';
+	ext = bpf_object__open_file(ext_path, NULL);
+	if (!ext) {
+		printf("# cannot open %s: %s\n", ext_path, strerror(errno));
+		goto out;
+	}
+	p = bpf_object__find_program_by_name(ext, ext_prog);
+	if (!p || bpf_program__set_attach_target(p, tfd, func)) {
+		printf("# %s: no program %s, or cannot target %s\n", ext_path, ext_prog, func);
+		goto out;
+	}
+	bpf_program__set_log_buf(p, vlog, sizeof(vlog));
+	err = bpf_object__load(ext);
+	if (!strcmp(expect, "load")) {
+		if (err)
+			diag_load_failure(ext_prog);
+		else
+			printf("# %s replacing %s: loaded\n", ext_prog, func);
+		ret = !!err;
+		goto out;
+	}
+	snprintf(want, sizeof(want), " from sched_ext_ops.%s (extension of %s)", op, func);
+	if (!err) {
+		printf("# %s replacing %s loaded; want: calling kernel function %s is not allowed%s\n",
+		       ext_prog, func, kfunc, strcmp(op, "-") ? want : "");
+	} else if (!refusal(vlog, kfunc, rest, sizeof(rest))) {
+		diag_load_failure("refused otherwise");
+	} else {
+		printf("# refused: calling kernel function %s is not allowed%s\n", kfunc, rest);
+		ret = strcmp(op, "-") && strcmp(rest, want);
+		if (ret)
+			printf("# want the line to end \"%s\"\n", want);
+	}
+out:
+	bpf_object__close(ext);
+	bpf_object__close(tgt);
+	return ret;
+}
+
 static int usage(void)
 {
 	fprintf(stderr, "usage: scxk matrix <dir> <patched|baseline> [--per-cell]\n"
@@ -1373,7 +1444,8 @@ static int usage(void)
 			"       scxk async-refuse <obj> <op> bpf_timer|bpf_wq <kfunc> [<global function>]\n"
 			"       scxk async-runtime <obj> <secs> <kernel message>\n"
 			"       scxk async-run <obj> <secs> calls|ok\n"
-			"       scxk prog <obj> <prog> load|run|refuse <kfunc>\n");
+			"       scxk prog <obj> <prog> load|run|refuse <kfunc>\n"
+			"       scxk freplace <target obj> <ext obj> <ext prog> <function> load|refuse <kfunc> <op>|-\n");
 	return 2;
 }
 
@@ -1403,6 +1475,8 @@ int main(int argc, char **argv)
 		return cmd_async_run(argv[2], atof(argv[3]), argv[4]);
 	if (!strcmp(cmd, "pos") && argc == 5)
 		return cmd_pos(argv[2], atof(argv[3]), argv[4]);
+	if (!strcmp(cmd, "freplace") && argc == 9)
+		return cmd_freplace(argv[2], argv[3], argv[4], argv[5], argv[6], argv[7], argv[8]);
 	if (!strcmp(cmd, "prog") && argc == 6)
 		return cmd_prog(argv[2], argv[3], argv[4], argv[5]);
 	return usage();
