@@ -2,17 +2,31 @@
 # it in QEMU and report KTAP results. Each stage is one script; this file
 # only wires them together and holds the variant data.
 #
-#   make all | check       deps + patched and baseline kernels + payloads +
+# Targets:
+#   make all | make check   deps + patched and baseline kernels + payloads +
 #                          boot + KTAP reports, summed in the last line
-#   make check KERNELS=patched   one kernel only (patched|baseline)
-#   make check SCHED_LOAD=full   real schedulers under load, long mode
+#   make check-one [BASELINE=1]  one kernel's build, boot and report
+#   make check-harness     the harness's own tests (also run by check)
 #   make check-series      per patch: git am, checkpatch --strict, build
-#   make kernel [BASELINE=1] [DEBUG=1]
+#   make deps              install the missing host packages
+#   make kernel [BASELINE=1] [DEBUG=1]   build one kernel, print its bzImage
+#   make payload | initramfs   the stages up to the guest image
 #   make shell             interactive guest shell
-#   make clean-cache       drop every cached tree, build and ccache
-#   make bench             baseline vs patched kernel benchmark (bench/run.sh)
 #   make repro-cgroup-move the 6.12 ops.cgroup_move() deadlock: baseline hangs,
 #                          patched refuses the scheduler at load
+#   make bench             baseline vs patched kernel benchmark (bench/run.sh)
+#   make clean-cache       drop every cached tree, build and ccache
+#   make help              this text
+#
+# Variables, set on the command line:
+#   BASELINE DEBUG VERBOSE   yes/no: 1/0, y/n, yes/no, true/false
+#   KERNELS                  check/repro kernels (patched baseline)
+#   SCHED_LOAD               quick|full|off real schedulers under load
+#   SERIES KERNEL_TARBALL CACHE_DIR   inputs and where builds are cached
+#   QEMU_TIMEOUT QEMU_ARGS GUEST_APPEND   guest run knobs
+#   KEEP_RUNS LOG_DIR RUN_ID HEARTBEAT_S   runs kept, log links, run id
+#   REPS MSG_REPS PIPE_LOOPS MSG_ARGS MSG_ROUNDS LOAD_ITERS SCHEDS
+#   WORKLOADS BENCH_JOBS BENCH_TIMEOUT RESULTS_DIR   make bench (environment)
 # See README.md.
 
 SHELL := /bin/bash
