@@ -13,8 +13,9 @@
 # first splat's console block and the test that was running follow the
 # results as "# " lines.
 #
-# The last line is "N passed, N failed" (", N skipped" if any). A SKIP is
-# counted as skipped, never as passed. Exit 0 only if nothing failed.
+# The last line is "N passed, N failed" (", N skipped" if any). An "ok ... #
+# SKIP" is counted as skipped, never as passed; a "not ok ... # SKIP" as
+# failed. Exit 0 only if nothing failed.
 #
 # Usage: ktap-report.sh [--qemu-rc N] CONSOLE_LOG
 #        ktap-report.sh --stage-failed "WHAT"     (no guest run happened)
@@ -108,7 +109,9 @@ for r in "${results[@]}"; do
 	n=$((n + 1))
 	verdict=${r%%$'\t'*} rest=${r#*$'\t'}
 	echo "$verdict $n $rest"
-	if [[ $rest =~ \#\ *[Ss][Kk][Ii][Pp]([[:space:]]|$) ]]; then
+	# "not ok ... # SKIP" is a failure, as tests/harness/run.sh counts it:
+	# a skip is only ever an "ok" line with the directive
+	if [ "$verdict" = ok ] && [[ $rest =~ \#\ *[Ss][Kk][Ii][Pp]([[:space:]]|$) ]]; then
 		skipped=$((skipped + 1))
 	elif [ "$verdict" = ok ]; then
 		passed=$((passed + 1))
