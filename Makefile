@@ -126,6 +126,12 @@ check:
 		l=$(CACHE_DIR)/runs/$$k$(if $(call yes,$(DEBUG)),-debug)-$(RUN_ID)/console.log; \
 		[ ! -f $$l ] || logs="$$logs $$l"; \
 	done; \
+	set -- $$logs; \
+	if [ $$# -eq 2 ] && [ "$(KERNELS)" = "patched baseline" ]; then \
+		t=$$(dirname $$1)/side-by-side.txt; \
+		echo; echo "# the same schedulers on both kernels ($$t):"; \
+		scripts/side-by-side.sh $$1 $$2 > $$t || true; cat $$t; \
+	fi; \
 	if [ "$(SCHED_LOAD)" != off ] && [ -n "$$logs" ]; then \
 		t=$$(dirname $$(echo $$logs | cut -d' ' -f1))/sched-load.txt; \
 		echo; echo "# sched-load per run and kernel ($$t):"; \
