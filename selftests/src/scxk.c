@@ -255,6 +255,18 @@ static char classify(struct cell *c, int err, const char *log)
 	return 'E';
 }
 
+/* append @c to *@cells, which holds *@n cells in room for *@cap */
+static void push_cell(struct cell **cells, int *n, int *cap, const struct cell *c)
+{
+	if (*n == *cap) {
+		*cap = *cap ? 2 * *cap : 256;
+		*cells = realloc(*cells, *cap * sizeof(**cells));
+		if (!*cells)
+			exit(1);
+	}
+	(*cells)[(*n)++] = *c;
+}
+
 static int read_cells(const char *dir, struct cell **out)
 {
 	char path[512], line[512];
@@ -283,13 +295,7 @@ static int read_cells(const char *dir, struct cell **out)
 		}
 		c.exp = exp[0];
 		c.departure = dep;
-		if (n == cap) {
-			cap = cap ? 2 * cap : 256;
-			cells = realloc(cells, cap * sizeof(*cells));
-			if (!cells)
-				exit(1);
-		}
-		cells[n++] = c;
+		push_cell(&cells, &n, &cap, &c);
 	}
 	fclose(f);
 	*out = cells;
@@ -590,13 +596,7 @@ static int read_callsite_cells(const char *dir, const char *variant, struct cell
 		snprintf(c.prog, sizeof(c.prog), "%s", col[7]);
 		snprintf(c.map, sizeof(c.map), "%s", col[8]);
 		snprintf(c.want, sizeof(c.want), "%s", col[9]);
-		if (n == cap) {
-			cap = cap ? 2 * cap : 256;
-			cells = realloc(cells, cap * sizeof(*cells));
-			if (!cells)
-				exit(1);
-		}
-		cells[n++] = c;
+		push_cell(&cells, &n, &cap, &c);
 	}
 	fclose(f);
 	*out = cells;
