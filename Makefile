@@ -3,14 +3,20 @@
 # only wires them together and holds the variant data.
 #
 # Targets:
-#   make all | make check   deps + patched and baseline kernels + payloads +
-#                          boot + KTAP reports, summed in the last line
+#   make main | make all   the main job (also plain `make`): both kernels
+#                          (cached), each booted once: in-tree sched_ext
+#                          selftests and the negative loads, side by side,
+#                          the latest bench
+#   make check             the full suite CI runs: deps + patched and
+#                          baseline kernels + payloads + boot + KTAP
+#                          reports (+ schedulers under load, harness tests),
+#                          summed in the last line
 #   make check-one [BASELINE=1]  one kernel's build, boot and report
 #   make check-harness     the harness's own tests (also run by check)
 #   make check-series      per patch: git am, checkpatch --strict, build
 #   make deps              install the missing host packages
 #   make kernel [BASELINE=1] [DEBUG=1]   build one kernel, print its bzImage
-#   make payload | initramfs   the stages up to the guest image
+#   make payload | make initramfs   the stages up to the guest image
 #   make shell             interactive guest shell
 #   make repro-cgroup-move the 6.12 ops.cgroup_move() deadlock: baseline hangs,
 #                          patched refuses the scheduler at load
@@ -87,9 +93,55 @@ GUEST_APPEND ?=
 # wild-memory-access in rcu_is_watching" at boot, 2 of 8 boots).
 KERNEL_APPEND := $(if $(call yes,$(DEBUG)),no5lvl)
 
-.PHONY: all check check-one deps kernel payload initramfs shell clean-cache help check-series
+.PHONY: all main check check-one deps kernel payload initramfs shell clean-cache help check-series
 
-all: check
+all: main
+
+# The main job: what the series changes, shown on both kernels in minutes.
+# Each kernel boots once and runs the in-tree sched_ext selftests and the
+# project's negative loads and their twins (the "cases" family); then the
+# two side by side, the latest stored benchmark table, and the summary.
+# No real schedulers under load, no harness tests, no matrices: `make
+# check` (what CI runs) has all of them.
+MAIN_SUITES := state,hang,selftests,smoke
+MAIN_FAMILIES := cases
+main:
+	@set -o pipefail; rc=0; start=$$(date +%s); sums=$$(mktemp); trap 'rm -f $$sums' EXIT; \
+	scripts/install-deps.sh; \
+	echo "==> main job: the patched and the baseline kernel, each booted once (in-tree sched_ext selftests, negative loads)" >&2; \
+	for k in patched baseline; do \
+		case $$k in patched) s=$(SERIES) ;; baseline) s=none ;; esac; \
+		set -- $$(scripts/build-kernel.sh --status $$k $$s kconfig-fragments/base.config 2>/dev/null | tail -1); \
+		if [ "$$1" = cached ]; then echo "==> $$k kernel: cached ($$2)" >&2; \
+		else echo "==> $$k kernel: not cached, building it first: $$( [ "$${3:-0}" -gt 0 ] && echo "its last build took $$3 s" || echo "about 15 min cold on 2 cores (830-970 s measured)"), then about 3 min of guest run" >&2; fi; \
+	done; \
+	logs=; \
+	for k in patched baseline; do \
+		case $$k in patched) b= ;; baseline) b=1 ;; esac; \
+		echo "==> main: $$k kernel ($$(( $$(date +%s) - start )) s so far)" >&2; \
+		$(MAKE) --no-print-directory check-one BASELINE=$$b DEBUG= SCHED_LOAD=off \
+			GUEST_APPEND="scx.suites=$(MAIN_SUITES) scx.families=$(MAIN_FAMILIES) $(GUEST_APPEND)" \
+			| tee -a $$sums || rc=1; \
+		l=$(CACHE_DIR)/runs/$$k-$(RUN_ID)/console.log; [ ! -f $$l ] || logs="$$logs $$l"; \
+	done; \
+	set -- $$logs; \
+	if [ $$# -eq 2 ]; then \
+		t=$$(dirname $$1)/side-by-side.txt; \
+		echo; echo "# the same schedulers on both kernels:"; \
+		scripts/side-by-side.sh $$1 $$2 > $$t || true; cat $$t; \
+	fi; \
+	b=$$(ls -1d bench/results/*/results.md 2>/dev/null | tail -1); \
+	if [ -n "$$b" ]; then \
+		echo; echo "# the latest stored benchmark ($$b):"; \
+		sed -n '/^## Run time/,/^## /p' $$b | grep '^|'; \
+	fi; \
+	echo; echo "# full reports: $(CACHE_DIR)/runs/*-$(RUN_ID)/ (console.log, side-by-side.txt); everything: make check"; \
+	echo "# main job: $$(( $$(date +%s) - start )) s"; \
+	grep -E '^[0-9]+ passed, [0-9]+ failed' $$sums | awk -F'[ ,]+' \
+		'{ p += $$1; f += $$3; s += ($$5 == "" ? 0 : $$5) } \
+		END { printf "%d passed, %d failed", p, f; if (s) printf ", %d skipped", s; print ""; exit (f > 0) }' \
+		|| rc=1; \
+	exit $$rc
 
 help:
 	@sed -n '1,/^$$/p' Makefile

@@ -9,13 +9,20 @@
 # tools/testing/selftests/sched_ext and tools/sched_ext (in-tree vmlinux).
 #
 # Prints the build tree's path on stdout (last line).
-# Usage: build-kernel.sh VARIANT SERIES_FILE|none FRAGMENT...
+# Usage: build-kernel.sh [--status] VARIANT SERIES_FILE|none FRAGMENT...
+#   --status: build nothing; print "cached DIR", or "build DIR SECONDS"
+#   with what the last build of that variant took (0 if none is known)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 . "$here/kbuild.sh"
 
-[ $# -ge 3 ] || die "usage: $0 VARIANT SERIES_FILE|none FRAGMENT..."
+status=
+if [ "${1:-}" = --status ]; then
+	status=1
+	shift
+fi
+[ $# -ge 3 ] || die "usage: $0 [--status] VARIANT SERIES_FILE|none FRAGMENT..."
 variant=$1 series=$2
 shift 2
 frags=("$@")
@@ -29,6 +36,17 @@ key=$(sha256sum <<<"$manifest" | cut -c1-12)
 dir="$CACHE_DIR/build/$variant-$key"
 stamp="$dir/.scx-built"
 built() { [ -f "$stamp" ] && [ -f "$dir/arch/x86/boot/bzImage" ]; }
+
+if [ -n "$status" ]; then
+	if built; then
+		echo "cached $dir"
+	else
+		# shellcheck disable=SC2012
+		last=$(ls -1t "$CACHE_DIR/build/$variant"-????????????/.scx-built 2>/dev/null | head -1)
+		echo "build $dir $( [ -n "$last" ] && awk '/^build_seconds / { print $2 }' "$last" || echo 0)"
+	fi
+	exit 0
+fi
 
 # One kernel build at a time per cache (the machine has 2 shared cores, and
 # concurrent runs would fight over the same build dirs). A finished build

@@ -2,6 +2,8 @@
 # What a maintainer checks before taking the series, patch by patch:
 #   - it applies with `git am` on top of the previous ones,
 #   - scripts/checkpatch.pl --strict reports no error and no warning,
+#   - scripts/kernel-doc warns no more about the kernel files it touches
+#     than before it,
 #   - the kernel builds (bisectability), with the project's config, with no
 #     compiler warning in a file the patch touches,
 # and, once all are applied, that no kf_mask is left in the scheduler.
@@ -49,8 +51,20 @@ result() { # result OK|FAIL NAME [DIAG]
 	fi
 }
 
+# kdoc_warnings REV FILE: kernel-doc's warnings for FILE at REV (0 if absent)
+kdoc_warnings() {
+	local tmp
+	tmp=$(mktemp --suffix=."${2##*.}")
+	if git -C "$dir" show "$1:$2" >"$tmp" 2>/dev/null; then
+		perl "$dir/scripts/kernel-doc" -none "$tmp" 2>&1 | grep -c 'warning' || true
+	else
+		echo 0
+	fi
+	rm -f "$tmp"
+}
+
 echo "KTAP version 1"
-echo "1..$(($(wc -l <<<"$patches") * 3 + 1))"
+echo "1..$(($(wc -l <<<"$patches") * 4 + 1))"
 i=0
 while read -r p; do
 	i=$((i + 1))
@@ -91,6 +105,18 @@ while read -r p; do
 		for f in $added; do
 			echo "# new file $f, maintained by: $(cd "$dir" && ./scripts/get_maintainer.pl --no-git --no-rolestats -f "$f" 2>/dev/null | paste -sd, - || true)"
 		done
+	fi
+
+	kd_before=0 kd_after=0
+	for f in $(git -C "$dir" diff --name-only HEAD~1 HEAD | grep -E '^(kernel|include)/.*\.[ch]$' || true); do
+		kd_before=$((kd_before + $(kdoc_warnings HEAD~1 "$f")))
+		kd_after=$((kd_after + $(kdoc_warnings HEAD "$f")))
+	done
+	if [ "$kd_after" -gt "$kd_before" ]; then
+		result FAIL "kernel-doc:$name" "kernel-doc warnings in the touched files: $kd_before before, $kd_after after"
+	else
+		result OK "kernel-doc:$name"
+		echo "# kernel-doc warnings in the touched files: $kd_before before, $kd_after after"
 	fi
 
 	start=$(date +%s)

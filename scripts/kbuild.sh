@@ -18,6 +18,12 @@ export CCACHE_SLOPPINESS=include_file_mtime,include_file_ctime,time_macros
 
 # Stable build metadata, so identical inputs give identical objects.
 export KBUILD_BUILD_USER=scx-kfilter KBUILD_BUILD_HOST=qemu
+# A fixed timestamp also makes scripts/Makefile.btf drop pahole's -j
+# (pahole < 1.27: parallel encoding orders the BTF types differently on
+# every link), so two kernels of nearly the same source get nearly the same
+# BTF ids; libbpf's kfunc lookups scan by id, and the load-time benchmark
+# measured that scan (bench/btf-repro.sh shows it).
+export KBUILD_BUILD_TIMESTAMP='Thu Jan  1 00:00:00 UTC 2026'
 
 # kmake TREE ARGS...: the kernel's make, on LLVM, ccache'd, at low priority
 # (the 2 cores are shared with other people).

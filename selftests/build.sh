@@ -132,6 +132,8 @@ step "other program types"
 bpfcc "$HERE/progs/progs.bpf.c" "$OUT/progs/progs.bpf.o"
 bpfcc "$HERE/progs/freplace-target.bpf.c" "$OUT/progs/freplace-target.bpf.o"
 bpfcc "$HERE/progs/freplace-ext.bpf.c" "$OUT/progs/freplace-ext.bpf.o"
+bpfcc "$HERE/progs/task-cgroup-target.bpf.c" "$OUT/progs/task-cgroup-target.bpf.o"
+bpfcc "$HERE/progs/task-cgroup-ext.bpf.c" "$OUT/progs/task-cgroup-ext.bpf.o"
 cp "$HERE/progs/progs.list" "$OUT/progs/"
 
 step "scxk (static)"

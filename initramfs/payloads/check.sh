@@ -45,7 +45,8 @@ missing() {
 }
 # The project's tests want the kernel kind (patched|baseline).
 if [ -x /selftests/run-guest.sh ]; then
-	run_suite selftests /selftests/run-guest.sh "$(cat /scx/variant 2>/dev/null || echo patched)"
+	run_suite selftests /selftests/run-guest.sh "$(cat /scx/variant 2>/dev/null || echo patched)" \
+		"${SCX_FAMILIES:-}"
 else
 	missing selftests /selftests/run-guest.sh
 fi

@@ -32,13 +32,16 @@
  *                                       (async_calls, or async_ok: succeeded,
  *                                       > 0), detaches cleanly
  *   scxk prog <obj> <prog> load|run|refuse <kfunc>
+ *                                       one non-sched_ext program
  *   scxk freplace <target obj> <ext obj> <ext prog> <function> load|refuse <kfunc> <op>|-
  *                                       an extension of a sched_ext program's
  *                                       global function, judged as its member
- *                                       one non-sched_ext program
+ *   scxk ext-task-cgroup <target obj> <ext obj> <secs> patched|baseline
+ *                                       scx_bpf_task_cgroup() from an extension
+ *                                       attached while its scheduler runs
  *
- * Nothing is attached except by "runtime", "pos", "async-runtime" and
- * "async-run".  Diagnostics are
+ * Nothing is attached except by "runtime", "pos", "async-runtime",
+ * "async-run" and "ext-task-cgroup".  Diagnostics are
  * printed as "# " lines; the exit status is 0 for pass, 1 for fail.  The
  * KTAP result lines are run-guest.sh's.
  */
@@ -1435,6 +1438,86 @@ out:
 	return ret;
 }
 
+/*
+ * scx_bpf_task_cgroup() from an extension attached while the scheduler
+ * runs: load and enable @tgt_path's scheduler, whose ops.enqueue never
+ * calls the kfunc itself, then load @ext_path's tc_hook_cgroup() as an
+ * extension of its tc_hook() and attach it.  For @secs of load the
+ * extension must make the call on ops.enqueue's task without the scheduler
+ * being ejected.  On the patched kernel the kernel log must also say that
+ * the tasks are now recorded around every op (the extension was verified
+ * after the scheduler was enabled without them around ops.enqueue).
+ */
+static int cmd_ext_task_cgroup(const char *tgt_path, const char *ext_path, double secs,
+			       const char *variant)
+{
+	struct bpf_link *link = NULL, *elink = NULL;
+	struct bpf_object *tgt, *ext = NULL;
+	struct bpf_program *tp, *p;
+	int err, tfd = -1, kfd, ret = 1;
+	long long calls;
+	char *klog;
+
+	kfd = kmsg_open();
+	tgt = load_obj(tgt_path, "tc_ops", NULL, &err);
+	if (err) {
+		diag_load_failure("the target scheduler");
+		goto out;
+	}
+	tp = bpf_object__find_program_by_name(tgt, "tc_enqueue");
+	if (tp)
+		tfd = bpf_program__fd(tp);
+	link = attach(tgt, "tc_ops");
+	if (tfd < 0 || !link)
+		goto out;
+	vlog[0] = '\0';
+	ext = bpf_object__open_file(ext_path, NULL);
+	p = ext ? bpf_object__find_program_by_name(ext, "tc_hook_cgroup") : NULL;
+	if (!p || bpf_program__set_attach_target(p, tfd, "tc_hook")) {
+		printf("# %s: no program tc_hook_cgroup, or cannot target tc_hook\n", ext_path);
+		goto out;
+	}
+	bpf_program__set_log_buf(p, vlog, sizeof(vlog));
+	if (bpf_object__load(ext)) {
+		diag_load_failure("tc_hook_cgroup");
+		goto out;
+	}
+	elink = bpf_program__attach_freplace(p, tfd, "tc_hook");
+	if (!elink) {
+		printf("# attaching tc_hook_cgroup to tc_hook: %s\n", strerror(errno));
+		goto out;
+	}
+	ret = !activity(secs, true);
+	calls = bss_u64(ext, "nr_calls");
+	printf("# scx_bpf_task_cgroup() called %lld times from the extension; state %s\n",
+	       calls, scx_state());
+	if (ret)
+		printf("# the scheduler left \"enabled\" while the extension ran\n");
+	if (calls <= 0) {
+		printf("# the extension never ran\n");
+		ret = 1;
+	}
+out:
+	bpf_link__destroy(elink);
+	bpf_link__destroy(link);
+	bpf_object__close(ext);
+	bpf_object__close(tgt);
+	klog = calloc(1, 1 << 18);
+	kmsg_read(kfd, klog, 1 << 18);
+	close(kfd);
+	if (!expect_kmsg(klog, "called on a task not being operated on", false))
+		ret = 1;
+	if (!strcmp(variant, "patched") &&
+	    !expect_kmsg(klog, "may call a kfunc that checks task arguments", true))
+		ret = 1;
+	if (!check_splats(klog, "ext-task-cgroup"))
+		ret = 1;
+	if (ret)
+		diag_tail("kmsg: ", klog, 10);
+	free(klog);
+	return ret;
+}
+
 static int usage(void)
 {
 	fprintf(stderr, "usage: scxk matrix <dir> <patched|baseline> [--per-cell]\n"
@@ -1445,7 +1528,8 @@ static int usage(void)
 			"       scxk async-runtime <obj> <secs> <kernel message>\n"
 			"       scxk async-run <obj> <secs> calls|ok\n"
 			"       scxk prog <obj> <prog> load|run|refuse <kfunc>\n"
-			"       scxk freplace <target obj> <ext obj> <ext prog> <function> load|refuse <kfunc> <op>|-\n");
+			"       scxk freplace <target obj> <ext obj> <ext prog> <function> load|refuse <kfunc> <op>|-\n"
+			"       scxk ext-task-cgroup <target obj> <ext obj> <secs> patched|baseline\n");
 	return 2;
 }
 
@@ -1477,6 +1561,8 @@ int main(int argc, char **argv)
 		return cmd_pos(argv[2], atof(argv[3]), argv[4]);
 	if (!strcmp(cmd, "freplace") && argc == 9)
 		return cmd_freplace(argv[2], argv[3], argv[4], argv[5], argv[6], argv[7], argv[8]);
+	if (!strcmp(cmd, "ext-task-cgroup") && argc == 6)
+		return cmd_ext_task_cgroup(argv[2], argv[3], atof(argv[4]), argv[5]);
 	if (!strcmp(cmd, "prog") && argc == 6)
 		return cmd_prog(argv[2], argv[3], argv[4], argv[5]);
 	return usage();

@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The target of progs/task-cgroup-ext.bpf.c: a scheduler whose ops.enqueue
+ * passes its task to a global function and never calls
+ * scx_bpf_task_cgroup() itself, so the patched kernel enables it without
+ * recording kf_tasks around ops.enqueue.  An extension replacing that
+ * function, loaded and attached while the scheduler runs, does call it.
+ */
+#include "scxk.bpf.h"
+
+char _license[] SEC("license") = "GPL";
+
+/* global, not inlined: the extension replaces it */
+__noinline int tc_hook(struct task_struct *p __arg_trusted)
+{
+	return p->pid;
+}
+
+void BPF_STRUCT_OPS(tc_enqueue, struct task_struct *p, u64 enq_flags)
+{
+	tc_hook(p);
+	scx_bpf_dispatch(p, SCX_DSQ_GLOBAL, SCX_SLICE_DFL, enq_flags);
+}
+
+SEC(".struct_ops.link")
+struct sched_ext_ops tc_ops = {
+	.enqueue	= (void *)tc_enqueue,
+	.name		= "task_cgroup_tgt",
+};
