@@ -17,6 +17,8 @@
 #   make deps              install the missing host packages
 #   make kernel [BASELINE=1] [DEBUG=1]   build one kernel, print its bzImage
 #   make payload | make initramfs   the stages up to the guest image
+#   make run CMD='...'     boot a kernel, run one guest command; fails
+#                          (make's status 2, "Error N") if it exits N != 0
 #   make shell             interactive guest shell
 #   make repro-cgroup-move the 6.12 ops.cgroup_move() deadlock: baseline hangs,
 #                          patched refuses the scheduler at load
@@ -27,6 +29,7 @@
 # Variables, set on the command line:
 #   BASELINE DEBUG VERBOSE   yes/no: 1/0, y/n, yes/no, true/false
 #   KERNELS                  check/repro kernels (patched baseline)
+#   CMD                      make run's guest command
 #   SCHED_LOAD               quick|full|off real schedulers under load
 #   SERIES KERNEL_TARBALL CACHE_DIR   inputs and where builds are cached
 #   QEMU_TIMEOUT QEMU_ARGS GUEST_APPEND   guest run knobs
@@ -93,7 +96,7 @@ GUEST_APPEND ?=
 # wild-memory-access in rcu_is_watching" at boot, 2 of 8 boots).
 KERNEL_APPEND := $(if $(call yes,$(DEBUG)),no5lvl)
 
-.PHONY: all main check check-one deps kernel payload initramfs shell clean-cache help check-series
+.PHONY: all main check check-one deps kernel payload initramfs run shell clean-cache help check-series
 
 all: main
 
@@ -244,10 +247,30 @@ check-one:
 			--log $(CHECK_LOG) --timeout $(QEMU_TIMEOUT) \
 			--append "scx.payload=check scx.sched_load=$(SCHED_LOAD) $(KERNEL_APPEND) $(GUEST_APPEND)" $(QEMU_ARGS) || rc=$$?; \
 		echo; \
-		scripts/ktap-report.sh --qemu-rc $$rc $(CHECK_LOG); \
+		r=0; scripts/ktap-report.sh --qemu-rc $$rc $(CHECK_LOG) > $(RUN_DIR)/report.ktap || r=$$?; \
 	else \
-		scripts/ktap-report.sh --stage-failed "building the $(VARIANT) kernel, payload or initramfs"; \
-	fi
+		mkdir -p $(RUN_DIR); \
+		r=0; scripts/ktap-report.sh --stage-failed "building the $(VARIANT) kernel, payload or initramfs" > $(RUN_DIR)/report.ktap || r=$$?; \
+	fi; \
+	scripts/ktap-to-junit.sh $(VARIANT) < $(RUN_DIR)/report.ktap > $(RUN_DIR)/junit.xml; \
+	echo "# $(VARIANT): KTAP $(RUN_DIR)/report.ktap, JUnit $(RUN_DIR)/junit.xml, console $(CHECK_LOG)" >&2; \
+	cat $(RUN_DIR)/report.ktap; \
+	exit $$r
+
+# One command in the guest, its exit status propagated (like `vng -- cmd`):
+# make run CMD='runner -t minimal'. The console is shown and kept as
+# run.log in the run's directory.
+export CMD
+run: initramfs
+	@[ -n "$$CMD" ] || { echo "ERROR: make run needs CMD='a shell command for the guest'" >&2; exit 2; }
+	@c=$$(printf '%s' "$$CMD" | base64 -w0); \
+	[ $${#c} -le 1500 ] || { echo "ERROR: CMD is too long for the kernel command line ($${#c} bytes encoded, 1500 max)" >&2; exit 2; }; \
+	rc=0; ./run-qemu.sh --kernel $(BZIMAGE) --initrd $(INITRD) --log $(RUN_DIR)/run.log \
+		--timeout $(QEMU_TIMEOUT) --append "scx.payload=run scx.cmd=$$c $(KERNEL_APPEND) $(GUEST_APPEND)" \
+		$(QEMU_ARGS) >&2 || rc=$$?; \
+	st=$$(tr -d '\r' < $(RUN_DIR)/run.log | sed -n 's/^SCX-GUEST-EXIT: \([0-9][0-9]*\)$$/\1/p' | tail -1); \
+	if [ -z "$$st" ]; then echo "ERROR: the guest never finished the command (run-qemu.sh exit $$rc); console: $(RUN_DIR)/run.log" >&2; exit 125; fi; \
+	echo "# guest command exited $$st; console: $(RUN_DIR)/run.log" >&2; exit $$st
 
 shell: initramfs
 	@mkdir -p $(LOG_DIR); ln -sfn $(RUN_DIR)/shell.log $(LOG_DIR)/$(VARIANT)-shell.log

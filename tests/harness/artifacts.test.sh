@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# What a run leaves for CI: the KTAP document scripts/ktap-report.sh writes
+# parses with the kernel's own KTAP parser (tools/testing/kunit/kunit.py
+# parse) to the same totals as its last line, and scripts/ktap-to-junit.sh
+# turns it into JUnit XML with those totals too.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+. "$here/lib.sh"
+. "$top/scripts/lib.sh"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+printf '%s\n' "init: fake guest" "ok 1 plain" "not ok 2 broken # it broke" \
+	"ok 3 declared # SKIP why" "ok 4 name with <xml> & \"quotes\"" \
+	"SCX-GUEST-EXIT: 0" >"$tmp/console.log"
+"$top/scripts/ktap-report.sh" --qemu-rc 0 "$tmp/console.log" >"$tmp/report.ktap" || true
+last=$(tail -n 1 "$tmp/report.ktap")
+read -r p f s < <(sed -E 's/^([0-9]+) passed, ([0-9]+) failed(, ([0-9]+) skipped)?$/\1 \2 \4/' <<<"$last")
+s=${s:-0}
+echo "# report: $last"
+
+# the kernel's parser, from the pristine tree the kernels are built from
+kunit=$(ls -d "$CACHE_DIR"/pristine/*/tools/testing/kunit/kunit.py 2>/dev/null | head -1 || true)
+if [ -z "$kunit" ]; then
+	not_ok kunit-parses "no tools/testing/kunit/kunit.py under $CACHE_DIR/pristine (make kernel first)"
+else
+	got=$({ python3 "$kunit" parse <"$tmp/report.ktap" 2>&1 || true; } | sed -n 's/.*Ran \([0-9]*\) tests: passed: \([0-9]*\)\(, failed: \([0-9]*\)\)\?\(, skipped: \([0-9]*\)\)\?.*/\1 \2 \4 \6/p' | tail -1)
+	read -r kn kp kf ks <<<"$got"
+	echo "# kunit.py parse: ran ${kn:-?}, passed ${kp:-?}, failed ${kf:-0}, skipped ${ks:-0}"
+	check kunit-parses "kunit.py parse gave no totals" test -n "$got"
+	check kunit-totals "kunit.py: $got; report: $p $f $s" \
+		test "${kn:-x}" = $((p + f + s)) -a "${kp:-x}" = "$p" -a "${kf:-0}" = "$f" -a "${ks:-0}" = "$s"
+fi
+
+"$top/scripts/ktap-to-junit.sh" patched <"$tmp/report.ktap" >"$tmp/junit.xml"
+j=$(python3 -c 'import sys, xml.etree.ElementTree as E
+r = E.parse(sys.argv[1]).getroot()
+c = r.findall("./testsuite/testcase")
+print(len(c), sum(1 for x in c if x.find("failure") is not None),
+      sum(1 for x in c if x.find("skipped") is not None), r.get("tests"), r.get("failures"), r.get("skipped"))' "$tmp/junit.xml" || true)
+echo "# junit.xml: cases, failures, skipped (counted; declared): $j"
+check junit-totals "junit.xml: $j; report: $p $f $s" \
+	test "$j" = "$((p + f + s)) $f $s $((p + f + s)) $f $s"
+done_testing
