@@ -23,6 +23,7 @@
 #   make repro-cgroup-move the 6.12 ops.cgroup_move() deadlock: baseline hangs,
 #                          patched refuses the scheduler at load
 #   make bench             baseline vs patched kernel benchmark (bench/run.sh)
+#   make bench-compare A=dir B=dir   two stored bench results side by side
 #   make clean-cache       drop every cached tree, build and ccache
 #   make help              this text
 #
@@ -30,6 +31,7 @@
 #   BASELINE DEBUG VERBOSE   yes/no: 1/0, y/n, yes/no, true/false
 #   KERNELS                  check/repro kernels (patched baseline)
 #   CMD                      make run's guest command
+#   A B                      make bench-compare's results directories
 #   SCHED_LOAD               quick|full|off real schedulers under load
 #   SERIES KERNEL_TARBALL CACHE_DIR   inputs and where builds are cached
 #   QEMU_TIMEOUT QEMU_ARGS GUEST_APPEND   guest run knobs
@@ -290,6 +292,12 @@ bench:
 	@$(MAKE) --no-print-directory payload BASELINE=1 DEBUG=
 	@$(MAKE) --no-print-directory payload BASELINE= DEBUG=
 	@bench/run.sh $(CACHE_DIR)/build/baseline $(CACHE_DIR)/build/patched
+
+# Two stored bench results side by side (bench/compare.sh).
+.PHONY: bench-compare
+bench-compare:
+	@[ -n "$(A)" ] && [ -n "$(B)" ] || { echo "ERROR: make bench-compare needs A=<results dir> B=<results dir> (e.g. bench/results/2026-12-05-v2-pipe)" >&2; exit 2; }
+	@bench/compare.sh $(A) $(B)
 
 # Maintainer checks on the series itself: per patch git am, checkpatch
 # --strict and a kernel build (bisectability); not part of `make check`.
