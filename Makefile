@@ -263,8 +263,10 @@ check-one:
 # make run CMD='runner -t minimal'. The console is shown and kept as
 # run.log in the run's directory.
 export CMD
-run: initramfs
+.PHONY: run-needs-cmd
+run-needs-cmd:
 	@[ -n "$$CMD" ] || { echo "ERROR: make run needs CMD='a shell command for the guest'" >&2; exit 2; }
+run: run-needs-cmd initramfs
 	@c=$$(printf '%s' "$$CMD" | base64 -w0); \
 	[ $${#c} -le 1500 ] || { echo "ERROR: CMD is too long for the kernel command line ($${#c} bytes encoded, 1500 max)" >&2; exit 2; }; \
 	rc=0; ./run-qemu.sh --kernel $(BZIMAGE) --initrd $(INITRD) --log $(RUN_DIR)/run.log \
