@@ -12,7 +12,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 rc=0
-make -s -C "$top" --no-print-directory run CMD='echo from-the-guest; exit 3' \
+env -u RUN_ID make -s -C "$top" --no-print-directory run CMD='echo from-the-guest; exit 3' \
 	>"$tmp/fail.out" 2>&1 || rc=$?
 grep -E 'from-the-guest|guest command exited' "$tmp/fail.out" | tr -d '\r' | sed 's/^/# /' || true
 check fails-on-failure "make run of 'exit 3' exited $rc" test "$rc" -ne 0
@@ -22,12 +22,12 @@ check runs-in-guest "the command's output is not on the console" \
 	grep -q '^from-the-guest' <(tr -d '\r' <"$tmp/fail.out")
 
 rc=0
-make -s -C "$top" --no-print-directory run CMD='test -e /sys/kernel/sched_ext/state' \
+env -u RUN_ID make -s -C "$top" --no-print-directory run CMD='test -e /sys/kernel/sched_ext/state' \
 	>"$tmp/pass.out" 2>&1 || rc=$?
 check passes-on-success "make run of a passing command exited $rc" test "$rc" -eq 0
 
 rc=0
-make -s -C "$top" --no-print-directory run >"$tmp/nocmd.out" 2>&1 || rc=$?
+env -u RUN_ID make -s -C "$top" --no-print-directory run >"$tmp/nocmd.out" 2>&1 || rc=$?
 check needs-cmd "make run without CMD exited $rc or said nothing about CMD" \
 	sh -c "[ $rc -ne 0 ] && grep -q 'needs CMD' '$tmp/nocmd.out'"
 done_testing
