@@ -60,15 +60,9 @@ mkdir -p "$work" "$logdir" "$RESULTS_DIR"
 qemu_opts=(--icount --smp 1 --memory 1G --timeout "$BENCH_TIMEOUT")
 guest_args="scx.payload=bench bench.reps=$REPS bench.msg_reps=$MSG_REPS bench.pipe=$PIPE_LOOPS bench.msg=$MSG_ARGS bench.msg_rounds=$MSG_ROUNDS bench.load_iters=$LOAD_ITERS bench.scheds=$SCHEDS bench.workloads=$WORKLOADS"
 
-# Host tools: gnuplot for the plot (installed when missing), llvm-objdump
-# and pahole for the static count (pipeline dependencies).
-if ! command -v gnuplot >/dev/null; then
-	log "installing gnuplot-nox (for the plot)"
-	export DEBIAN_FRONTEND=noninteractive
-	apt-get install -y --no-install-recommends gnuplot-nox >/dev/null 2>&1 ||
-		{ apt-get update >/dev/null && apt-get install -y --no-install-recommends gnuplot-nox >/dev/null; } ||
-		die "could not install gnuplot-nox (apt-get install -y gnuplot-nox)"
-fi
+# Host tools (scripts/install-deps.sh, run by make bench's payload stage):
+# gnuplot for the plot, llvm-objdump and pahole for the static count.
+command -v gnuplot >/dev/null || die "gnuplot not found: make deps (or apt-get install gnuplot-nox)"
 
 start=$(date +%s)
 

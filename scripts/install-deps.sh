@@ -20,6 +20,7 @@ PACKAGES=(
 	python3-ply python3-git  # checkpatch.pl's SPDX check (make check-series)
 	qemu-system-x86     # the guest
 	busybox-static      # the guest's userspace
+	gnuplot-nox         # make bench's plot
 )
 
 missing=()
