@@ -714,7 +714,10 @@ do_reload() {
 	shift
 	ops=$(ops_of "$@")
 	seq_start=$(enable_seq)
-	lg_start 0 "$lgx"
+	# the load must outlast every cycle: on a slow debug guest 20 enables
+	# took 45 s each, and a loadgen stopped by SCHED_CAP mid-cycle counted
+	# the running scheduler's tasks as left on sched_ext
+	lg_start $((RELOADS * (ENABLE_TIMEOUT + 30))) "$lgx"
 	t0=$(now_cs)
 	i=0
 	while [ $i -lt "$RELOADS" ]; do
