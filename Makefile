@@ -130,11 +130,7 @@ main:
 		l=$(CACHE_DIR)/runs/$$k-$(RUN_ID)/console.log; [ ! -f $$l ] || logs="$$logs $$l"; \
 	done; \
 	set -- $$logs; \
-	if [ $$# -eq 2 ]; then \
-		t=$$(dirname $$1)/side-by-side.txt; \
-		echo; echo "# the same schedulers on both kernels:"; \
-		scripts/side-by-side.sh $$1 $$2 > $$t || true; cat $$t; \
-	fi; \
+	if [ $$# -eq 2 ]; then echo; scripts/side-by-side.sh --save $$1 $$2 || true; fi; \
 	b=$$(ls -1d bench/results/*/results.md 2>/dev/null | tail -1); \
 	if [ -n "$$b" ]; then \
 		echo; echo "# the latest stored benchmark ($$b):"; \
@@ -142,10 +138,7 @@ main:
 	fi; \
 	echo; echo "# full reports: $(CACHE_DIR)/runs/*-$(RUN_ID)/ (console.log, side-by-side.txt); everything: make check"; \
 	echo "# main job: $$(( $$(date +%s) - start )) s"; \
-	grep -E '^[0-9]+ passed, [0-9]+ failed' $$sums | awk -F'[ ,]+' \
-		'{ p += $$1; f += $$3; s += ($$5 == "" ? 0 : $$5) } \
-		END { printf "%d passed, %d failed", p, f; if (s) printf ", %d skipped", s; print ""; exit (f > 0) }' \
-		|| rc=1; \
+	scripts/sum-totals.sh $$sums || rc=1; \
 	exit $$rc
 
 help:
@@ -185,9 +178,7 @@ check:
 	done; \
 	set -- $$logs; \
 	if [ $$# -eq 2 ] && [ "$(KERNELS)" = "patched baseline" ]; then \
-		t=$$(dirname $$1)/side-by-side.txt; \
-		echo; echo "# the same schedulers on both kernels ($$t):"; \
-		scripts/side-by-side.sh $$1 $$2 > $$t || true; cat $$t; \
+		echo; scripts/side-by-side.sh --save $$1 $$2 || true; \
 	fi; \
 	if [ "$(SCHED_LOAD)" != off ] && [ -n "$$logs" ]; then \
 		t=$$(dirname $$(echo $$logs | cut -d' ' -f1))/sched-load.txt; \
@@ -202,10 +193,7 @@ check:
 	echo "==> check: harness tests (tests/harness)" >&2; \
 	HARNESS_KERNEL=$(BZIMAGE) HARNESS_APPEND=$(KERNEL_APPEND) tests/harness/run.sh | tee -a $$sums || rc=1; \
 	echo; echo "# totals over: $(KERNELS) and the harness tests"; \
-	grep -E '^[0-9]+ passed, [0-9]+ failed' $$sums | awk -F'[ ,]+' \
-		'{ p += $$1; f += $$3; s += ($$5 == "" ? 0 : $$5) } \
-		END { printf "%d passed, %d failed", p, f; if (s) printf ", %d skipped", s; print ""; exit (f > 0) }' \
-		|| rc=1; \
+	scripts/sum-totals.sh $$sums || rc=1; \
 	exit $$rc
 
 # The harness's own tests (tests/harness: splat detection on synthetic

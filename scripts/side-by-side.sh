@@ -5,10 +5,21 @@
 # neg:/baseline-diff:, async: and freplace: tests, whose guest lines say
 # what the kernel said).
 #
-# Usage: side-by-side.sh PATCHED_CONSOLE_LOG BASELINE_CONSOLE_LOG
+# Usage: side-by-side.sh [--save] PATCHED_CONSOLE_LOG BASELINE_CONSOLE_LOG
+#   --save: also write it to side-by-side.txt next to the patched log, and
+#   print a header saying where (what `make` and `make check` show)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
-[ $# -eq 2 ] || die "usage: $0 PATCHED_CONSOLE_LOG BASELINE_CONSOLE_LOG"
+save=
+[ "${1:-}" != --save ] || { save=1 && shift; }
+[ $# -eq 2 ] || die "usage: $0 [--save] PATCHED_CONSOLE_LOG BASELINE_CONSOLE_LOG"
+if [ -n "$save" ]; then
+	out=$(dirname "$1")/side-by-side.txt
+	echo "# the same schedulers on both kernels ($out):"
+	"$0" "$@" >"$out"
+	cat "$out"
+	exit 0
+fi
 
 # verdicts LOG: "case<TAB>what happened" per case, from the "# " lines the
 # guest printed before each result line

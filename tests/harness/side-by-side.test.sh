@@ -25,4 +25,9 @@ check c1-baseline "no ejection message for c1" \
 check c2-failed "the failed patched test is not marked" grep -qE '^c2 +\| TEST FAILED' "$tmp/out"
 check not-run-text "no '(not run)' for the baseline side of only-patched" \
 	bash -c "grep -A1 '^only-patched ' '$tmp/out' | grep -q '(not run)'"
+"$top/scripts/side-by-side.sh" --save "$tmp/p.log" "$tmp/b.log" >"$tmp/saved-out"
+check save-writes-file "--save did not write side-by-side.txt next to the patched log, or not the same table" \
+	cmp -s "$tmp/out" "$tmp/side-by-side.txt"
+check save-header "--save printed no header naming the file" \
+	grep -qF "# the same schedulers on both kernels ($tmp/side-by-side.txt):" "$tmp/saved-out"
 done_testing
