@@ -15,19 +15,23 @@
 #
 # The last line is "N passed, N failed" (", N skipped" if any). An "ok ... #
 # SKIP" is counted as skipped, never as passed; a "not ok ... # SKIP" as
-# failed. Exit 0 only if nothing failed.
+# failed. A guest skip must be declared in scripts/declared-skips.txt (its
+# name and reason); an undeclared one becomes "not ok N name # undeclared
+# skip: reason". Exit 0 only if nothing failed.
 #
 # Usage: ktap-report.sh [--qemu-rc N] CONSOLE_LOG
 #        ktap-report.sh --stage-failed "WHAT"     (no guest run happened)
+# Env: DECLARED_SKIPS overrides the declared-skips file.
 set -euo pipefail
 here=$(dirname "$0")
+declared=${DECLARED_SKIPS:-$here/declared-skips.txt}
 
 qemu_rc="" stage_failed="" log=""
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--qemu-rc) qemu_rc=$2 && shift ;;
 	--stage-failed) stage_failed=$2 && shift ;;
-	-h | --help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//' && exit 0 ;;
+	-h | --help) sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//' && exit 0 ;;
 	*) log=$1 ;;
 	esac
 	shift
@@ -36,6 +40,24 @@ done
 results=() # "ok|not ok<TAB>name and directive"
 notes=()   # diagnostic lines printed after the results (the first splat)
 add() { results+=("$1"$'\t'"$2"); }
+
+# The declared skips: NAME_REGEX;REASON_REGEX;WHY a line. No file, no
+# declared skip: every skip fails.
+skip_names=() skip_reasons=()
+if [ -f "$declared" ]; then
+	while IFS=';' read -r name_re reason_re _; do
+		case "$name_re" in '' | '#'*) continue ;; esac
+		skip_names+=("$name_re") skip_reasons+=("$reason_re")
+	done <"$declared"
+fi
+# is_declared NAME REASON: some line matches both
+is_declared() {
+	local i
+	for i in "${!skip_names[@]}"; do
+		[[ $1 =~ ${skip_names[i]} && $2 =~ ${skip_reasons[i]} ]] && return 0
+	done
+	return 1
+}
 
 if [ -n "$stage_failed" ]; then
 	add "not ok" "build # $stage_failed failed before the guest ran; see the errors above"
@@ -54,7 +76,15 @@ else
 	nguest=0
 	while IFS= read -r l; do
 		[[ $l =~ ^(not\ ok|ok)\ [0-9]+\ (.*)$ ]] || continue
-		add "${BASH_REMATCH[1]}" "${BASH_REMATCH[2]}"
+		verdict=${BASH_REMATCH[1]} rest=${BASH_REMATCH[2]}
+		# the same skip test as the count below
+		if [ "$verdict" = ok ] && [[ $rest =~ ^([^#]*[^#[:space:]])[[:space:]]*\#\ *[Ss][Kk][Ii][Pp]([[:space:]]+(.*))?$ ]]; then
+			name=${BASH_REMATCH[1]} reason=${BASH_REMATCH[3]}
+			if ! is_declared "$name" "$reason"; then
+				verdict="not ok" rest="$name # undeclared skip: ${reason:-no reason given} (declare it in scripts/declared-skips.txt or fix the test)"
+			fi
+		fi
+		add "$verdict" "$rest"
 		nguest=$((nguest + 1))
 	done <<<"$guest"
 

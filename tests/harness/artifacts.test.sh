@@ -14,7 +14,9 @@ trap 'rm -rf "$tmp"' EXIT
 printf '%s\n' "init: fake guest" "ok 1 plain" "not ok 2 broken # it broke" \
 	"ok 3 declared # SKIP why" "ok 4 name with <xml> & \"quotes\"" \
 	"SCX-GUEST-EXIT: 0" >"$tmp/console.log"
-"$top/scripts/ktap-report.sh" --qemu-rc 0 "$tmp/console.log" >"$tmp/report.ktap" || true
+# the skip is declared (declared-skips.test.sh tests undeclared ones)
+echo '^declared$;^why$;a declared skip' >"$tmp/declared"
+DECLARED_SKIPS=$tmp/declared "$top/scripts/ktap-report.sh" --qemu-rc 0 "$tmp/console.log" >"$tmp/report.ktap" || true
 last=$(tail -n 1 "$tmp/report.ktap")
 read -r p f s < <(sed -E 's/^([0-9]+) passed, ([0-9]+) failed(, ([0-9]+) skipped)?$/\1 \2 \4/' <<<"$last")
 s=${s:-0}

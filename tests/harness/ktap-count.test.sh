@@ -11,8 +11,10 @@ trap 'rm -rf "$tmp"' EXIT
 
 printf '%s\n' "init: fake guest" "ok 1 plain" "not ok 2 failed-skip # SKIP no reason" \
 	"ok 3 declared # SKIP why" "not ok 4 failed" "SCX-GUEST-EXIT: 0" >"$tmp/console.log"
+# the skip is declared (declared-skips.test.sh tests undeclared ones)
+echo '^declared$;^why$;a declared skip' >"$tmp/declared"
 rc=0
-"$top/scripts/ktap-report.sh" --qemu-rc 0 "$tmp/console.log" >"$tmp/out" || rc=$?
+DECLARED_SKIPS=$tmp/declared "$top/scripts/ktap-report.sh" --qemu-rc 0 "$tmp/console.log" >"$tmp/out" || rc=$?
 last=$(tail -n 1 "$tmp/out")
 echo "# last line: $last (exit $rc)"
 # 1 plain + 4 host verdicts pass; the failed skip and the failure fail
