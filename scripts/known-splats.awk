@@ -10,10 +10,17 @@
 #       report too: a one-line rule's up to its "---[ end trace" (at most
 #       120 lines), a caused: rule's up to the splat that caused it, a
 #       block: rule's up to the end of its report
+#   -v run=NAME: the whole LOG is the kernel log of the test NAME (the
+#       guest's per-run log has no result line to find its run by)
 #
 # Rules, one a line (lines starting with # are comments):
 #   REGEX;WHY
 #       a line matching REGEX is known
+#   hotplug:REGEX;WHY
+#       the same, but only inside a CPU-hotplug test: the in-tree runner's
+#       "hotplug" (from its "  runner| TEST: hotplug" line to its
+#       "=====  END  =====") or a sched-load run sched:hotplug-* (from its
+#       "sched-load: mark N" kernel line to its result "ok N sched:...")
 #   caused:REGEX;TRACE[&&TRACE...];WHY
 #       a line matching REGEX is known only as part of a report printed
 #       from inside a known splat: the next line that a one-line rule
@@ -28,6 +35,11 @@ function load(line,    i, kind, rest) {
 	if (line ~ /^#/ || index(line, ";") == 0)
 		return
 	if (line !~ /^(block|caused):/) {
+		scope[n + 1] = ""
+		if (line ~ /^hotplug:/) {
+			scope[n + 1] = "hotplug"
+			line = substr(line, 9)
+		}
 		i = index(line, ";")
 		re[++n] = substr(line, 1, i - 1)
 		why[n] = substr(line, i + 1)
@@ -57,13 +69,60 @@ function traces_in(spec, from, to,    t, nt, m, x) {
 	return 1
 }
 
+# The names of CPU-hotplug tests: the in-tree selftest, sched-load's runs
+function is_hotplug(name) {
+	return name == "hotplug" || name ~ /^sched:hotplug-/
+}
+
+# hp[i] = 1 for each line inside a hotplug test (see hotplug: above)
+function hotplug_lines(    i, x, intree, mark, markline, s, num) {
+	intree = 0
+	mark = ""
+	for (i = 1; i <= N; i++) {
+		if (L[i] ~ /^# suite: /)
+			intree = 0
+		if (L[i] ~ /^  runner\| TEST: /) {
+			s = L[i]
+			sub(/^  runner\| TEST: /, "", s)
+			sub(/ +$/, "", s)
+			intree = is_hotplug(s)
+		}
+		if (intree || (run != "" && is_hotplug(run)))
+			hp[i] = 1
+		if (L[i] ~ /^  runner\| =+ +END +=+/)
+			intree = 0
+		# sched-load: its run N starts at its mark; its first result
+		# line "ok N sched:NAME" ends it and says whether it was hotplug
+		if (L[i] ~ /sched-load: mark [0-9]+ *$/) {
+			mark = L[i]
+			sub(/.*sched-load: mark /, "", mark)
+			sub(/ +$/, "", mark)
+			markline = i
+		} else if (mark != "" && L[i] ~ /^(not )?ok [0-9]+ sched:/) {
+			s = L[i]
+			sub(/^(not )?ok /, "", s)
+			num = s
+			sub(/ .*/, "", num)
+			if (num != mark)
+				continue
+			sub(/^[0-9]+ /, "", s)
+			sub(/ .*/, "", s)
+			if (is_hotplug(s))
+				for (x = markline; x <= i; x++)
+					hp[x] = 1
+			mark = ""
+		}
+	}
+}
+
 FILENAME == ARGV[1] { load($0); next }
 { sub(/\r$/, ""); L[++N] = $0 }
 
 END {
+	hotplug_lines()
 	for (i = 1; i <= N; i++)
 		for (k = 1; k <= n; k++)
-			if (L[i] ~ re[k]) { kw[i] = why[k]; one[i] = 1; break }
+			if (L[i] ~ re[k] && (scope[k] == "" || (i in hp))) { kw[i] = why[k]; one[i] = 1; break }
 	for (i = 1; i <= N; i++) {
 		if (one[i])
 			continue

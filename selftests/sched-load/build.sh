@@ -10,6 +10,7 @@
 #   log-patterns   kernel log lines that fail any run (extended regexps)
 #   known-splats   the project's scripts/known-splats.txt (REGEX;WHY lines)
 #   known-splats.awk  scripts/known-splats.awk, which applies them
+#   splat-patterns the project's scripts/splat-patterns.txt (what a splat is)
 #   bin/loadgen    the load generator, static
 #   bin/scx_*      every scheduler in <tree>/tools/sched_ext (the Makefile's
 #                  c-sched-targets), relinked statically: nothing else to copy
@@ -140,6 +141,8 @@ else
 fi
 # ... and the matching, the host's own (busybox awk runs it in the guest)
 install -m 0644 "$HERE/../../scripts/known-splats.awk" "$OUT/known-splats.awk"
+# The host's splat patterns: one list of what a splat is, for both.
+install -m 0644 "$HERE/../../scripts/splat-patterns.txt" "$OUT/splat-patterns"
 echo "$VARIANT" > "$OUT/variant"
 echo "$VMLINUX" > "$OUT/vmlinux-btf"
 step "done: $(cd "$OUT/bin" && echo *) -> $OUT"

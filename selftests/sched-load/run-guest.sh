@@ -4,7 +4,7 @@
 # run-guest.sh <variant> [quick|full]
 #
 # Runs in the QEMU guest under busybox sh, from the directory build.sh made
-# (bin/, runs.list, log-patterns).  Needs /proc, /sys, cgroup2 on
+# (bin/, runs.list, log-patterns, splat-patterns).  Needs /proc, /sys, cgroup2 on
 # /sys/fs/cgroup, devtmpfs (/dev/kmsg) and root.
 #
 # For every line of runs.list that applies to the mode (and a default run
@@ -259,10 +259,11 @@ check_klog() {
 	# judged by its known-splats.awk): the whole report goes to
 	# $RUNLOG.known instead of being checked. Listed by timestamp and
 	# reason, not text: the text of a report known only with its cause
-	# would read as a splat on its own to the host.
-	awk -v mode=known -f known-splats.awk known-splats "$kl" |
+	# would read as a splat on its own to the host. run= tells the awk
+	# which test this log is from (hotplug: rules hold only in hotplug runs).
+	awk -v mode=known -v run="sched:$NAME" -f known-splats.awk known-splats "$kl" |
 		cut -f2- > "$RUNLOG.known"
-	awk -v mode=blank -v block=1 -f known-splats.awk known-splats "$kl" \
+	awk -v mode=blank -v block=1 -v run="sched:$NAME" -f known-splats.awk known-splats "$kl" \
 		> "$kl.unknown"
 	if [ -s "$RUNLOG.known" ]; then
 		diag "kernel log: known splat(s), not caused by the series (known-splats):"
@@ -869,7 +870,11 @@ build_plan() {
 }
 
 T_START=$(now_cs)
-sed -n 's/^splat	//p' log-patterns > "$LOGDIR/splat.re"
+# The host's splat patterns (CODE;KIND;REGEX;ADVICE) but its sched_ext
+# stalls, which each run judges against its expectations; then the guest's
+# extras (log-patterns).
+awk -F';' '!/^#/ && NF >= 3 && $2 != "sched_ext stall" { print $3 }' splat-patterns > "$LOGDIR/splat.re"
+sed -n 's/^splat-extra	//p' log-patterns >> "$LOGDIR/splat.re"
 build_plan
 
 echo "TAP version 13"
