@@ -147,7 +147,11 @@ help:
 deps:
 	@scripts/install-deps.sh
 
+# Bad input stops here in one line, before minutes of extraction or build:
+# an unusable CACHE_DIR, a KERNEL_TARBALL of another kernel version.
 kernel: deps
+	@scripts/check-cache-dir.sh
+	@scripts/check-tarball.sh
 	@scripts/build-kernel.sh $(VARIANT) $(series_$(KIND)) $(FRAGMENTS) >/dev/null
 
 payload: kernel

@@ -15,9 +15,17 @@
 #   fake kernel: a file that is not a kernel -> QEMU cannot start, exit 65
 #   no initrd: a missing --initrd -> usage error, exit 64
 #
+# First, without QEMU or a build, what `make kernel` checks before building
+# (one line each, non-zero exit): a KERNEL_TARBALL of another kernel
+# version, not a kernel or missing (scripts/check-tarball.sh, on small fake
+# tarballs); a CACHE_DIR that cannot be created, is a file, read-only or
+# full (scripts/check-cache-dir.sh; as root, so: /proc paths, and a
+# read-only bind and a 64 KiB tmpfs in a private mount namespace).
+#
 # Env: HARNESS_KERNEL (default: the cached patched bzImage),
 # HARNESS_QEMU_ARGS (default: --accel tcg --smp 1 --memory 512M),
-# HARNESS_APPEND (kernel command line for every boot, e.g. no5lvl).
+# HARNESS_APPEND (kernel command line for every boot, e.g. no5lvl),
+# HARNESS_NO_QEMU=1 (only the cases that start no QEMU).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
@@ -44,6 +52,71 @@ run_case() {
 	check "$name:clear-message" "no line matching '$want_msg' in run-qemu's output: $(tail -3 "$tmp/$name.out")" \
 		grep -qE "$want_msg" "$tmp/$name.out"
 }
+
+# one_line_failure NAME WANT_REGEX CMD...: CMD exits non-zero and says so
+# in exactly one line matching WANT_REGEX
+one_line_failure() {
+	local name=$1 want=$2 rc=0 out
+	shift 2
+	out=$("$@" 2>&1) || rc=$?
+	echo "# $name: exit $rc: $out"
+	check "$name" "want a non-zero exit and one line matching '$want', got exit $rc and: $out" \
+		bash -c '[ "$1" != 0 ] && [ "$(wc -l <<<"$2")" = 1 ] && grep -qE -- "$3" <<<"$2"' _ "$rc" "$out" "$want"
+}
+
+# A kernel tarball of another version, not a kernel, or missing: small fake
+# tarballs with a top-level Makefile like the kernel's.
+faketar() { # NAME VERSION PATCHLEVEL SUBLEVEL
+	mkdir -p "$tmp/tar/$1"
+	printf '%s\n' "# SPDX-License-Identifier: GPL-2.0" "VERSION = $2" "PATCHLEVEL = $3" \
+		"SUBLEVEL = $4" "EXTRAVERSION =" >"$tmp/tar/$1/Makefile"
+	tar -cJf "$tmp/$1.tar.xz" -C "$tmp/tar" "$1"
+}
+faketar linux-6.13.2 6 13 2
+faketar linux-6.12.9 6 12 9
+mkdir -p "$tmp/tar/not-a-kernel" && echo hello >"$tmp/tar/not-a-kernel/README"
+tar -cJf "$tmp/not-a-kernel.tar.xz" -C "$tmp/tar" not-a-kernel
+tarball() { KERNEL_TARBALL=$1 "$top/scripts/check-tarball.sh"; }
+one_line_failure tarball:other-version "KERNEL_TARBALL=.*linux-6\.13\.2\.tar\.xz is Linux 6\.13\.2 .*want Linux 6\.12.*apt-get install linux-source-6\.12" \
+	tarball "$tmp/linux-6.13.2.tar.xz"
+one_line_failure tarball:not-a-kernel "KERNEL_TARBALL=.*: found no kernel top-level Makefile.*want a Linux 6\.12" \
+	tarball "$tmp/not-a-kernel.tar.xz"
+one_line_failure tarball:missing "KERNEL_TARBALL=.*/no-such\.tar\.xz: no such file" tarball "$tmp/no-such.tar.xz"
+rc=0 && out=$(tarball "$tmp/linux-6.12.9.tar.xz" 2>&1) || rc=$?
+check tarball:right-version-passes "a 6.12.9 tarball: exit $rc: $out" test "$rc" = 0 -a -z "$out"
+# make kernel runs both checks before build-kernel.sh (make -n: nothing runs)
+order=$(make -C "$top" -n kernel 2>/dev/null | grep -oE 'scripts/(check-cache-dir|check-tarball|build-kernel)\.sh' | paste -sd' ' -)
+check make-kernel-checks-first "make -n kernel runs: '$order'" \
+	test "$order" = "scripts/check-cache-dir.sh scripts/check-tarball.sh scripts/build-kernel.sh"
+
+# A CACHE_DIR that cannot hold the cache. As root, chmod does not stop a
+# write: use paths the kernel refuses, and real read-only/full mounts.
+cachedir() { CACHE_DIR=$1 "$top/scripts/check-cache-dir.sh"; }
+one_line_failure cache-dir:cannot-create "CACHE_DIR=/proc/scx-no-such/cache cannot be created" cachedir /proc/scx-no-such/cache
+echo "a file" >"$tmp/a-file"
+one_line_failure cache-dir:a-file "CACHE_DIR=$tmp/a-file is not a directory" cachedir "$tmp/a-file"
+one_line_failure cache-dir:not-writable "CACHE_DIR=/proc/self is not writable" cachedir /proc/self
+mkdir -p "$tmp/mnt"
+if unshare -m true 2>/dev/null; then
+	one_line_failure cache-dir:read-only "CACHE_DIR=$tmp/mnt/cache is not writable \(Read-only file system\)" \
+		unshare -m bash -c 'mkdir -p "$2/mnt/cache" && mount --bind "$2/mnt" "$2/mnt" &&
+			mount -o remount,bind,ro "$2/mnt" && CACHE_DIR=$2/mnt/cache "$1/scripts/check-cache-dir.sh"' _ "$top" "$tmp"
+	one_line_failure cache-dir:full "CACHE_DIR=$tmp/mnt/cache is full \(No space left on device" \
+		unshare -m bash -c 'mount -t tmpfs -o size=64k scx-full "$2/mnt" &&
+			CACHE_DIR=$2/mnt/cache "$1/scripts/check-cache-dir.sh"' _ "$top" "$tmp"
+else
+	skip cache-dir:read-only "unshare -m does not work here (no private mount namespace for a read-only bind)"
+	skip cache-dir:full "unshare -m does not work here (no private mount namespace for a small tmpfs)"
+fi
+rc=0 && out=$(cachedir "$tmp/cache" 2>&1) || rc=$?
+check cache-dir:writable-passes "exit $rc: $out; left: $(ls -A "$tmp/cache" 2>&1)" \
+	test "$rc" = 0 -a -z "$out" -a -z "$(ls -A "$tmp/cache")"
+
+if [ -n "${HARNESS_NO_QEMU:-}" ]; then
+	skip qemu-cases "HARNESS_NO_QEMU=1: the cases that start QEMU did not run"
+	done_testing
+	exit
+fi
 
 # A missing --initrd and a fake kernel need no real kernel.
 echo "not a kernel" >"$tmp/fake-bzImage"
