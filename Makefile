@@ -15,7 +15,7 @@
 #   make check-harness     the harness's own tests (also run by check)
 #   make check-series      per patch: git am, checkpatch --strict, build
 #   make deps              install the missing host packages
-#   make kernel [BASELINE=1] [DEBUG=1]   build one kernel, print its bzImage
+#   make kernel [BASELINE=1] [DEBUG=1] [BENCH=1]   build one kernel
 #   make payload | make initramfs   the stages up to the guest image
 #   make run CMD='...'     boot a kernel, run one guest command; fails
 #                          (make's status 2, "Error N") if it exits N != 0
@@ -28,7 +28,7 @@
 #   make help              this text
 #
 # Variables, set on the command line:
-#   BASELINE DEBUG VERBOSE   yes/no: 1/0, y/n, yes/no, true/false
+#   BASELINE DEBUG BENCH VERBOSE   yes/no: 1/0, y/n, yes/no, true/false
 #   KERNELS                  check/repro kernels (patched baseline)
 #   CMD                      make run's guest command
 #   A B                      make bench-compare's results directories
@@ -50,7 +50,7 @@ export CACHE_DIR KERNEL_TARBALL
 yes = $(filter 1 y yes true,$(1))
 # A yes/no knob set to anything else (DEBUG=on, BASELINE="yes please") would
 # silently mean "no": refuse it.
-bools := BASELINE DEBUG VERBOSE
+bools := BASELINE DEBUG BENCH VERBOSE
 $(foreach v,$(bools),$(if $(filter-out 0 1 y n yes no true false,$(strip $($(v)))),\
 	$(error $(v)='$($(v))': want 1 or 0 (also y/n, yes/no, true/false))))
 SERIES ?= series/series
@@ -60,8 +60,9 @@ series_patched := $(SERIES)
 series_baseline := none
 KIND := $(if $(call yes,$(BASELINE)),baseline,patched)
 FRAGMENTS := kconfig-fragments/base.config \
-	$(if $(call yes,$(DEBUG)),$(wildcard kconfig-fragments/debug.config))
-VARIANT := $(KIND)$(if $(call yes,$(DEBUG)),-debug)
+	$(if $(call yes,$(DEBUG)),$(wildcard kconfig-fragments/debug.config)) \
+	$(if $(call yes,$(BENCH)),$(wildcard kconfig-fragments/bench.config))
+VARIANT := $(KIND)$(if $(call yes,$(DEBUG)),-debug)$(if $(call yes,$(BENCH)),-bench)
 
 # --- Where things land (all in the cache, outside the checkout).
 TREE := $(CACHE_DIR)/build/$(VARIANT)
@@ -282,10 +283,11 @@ clean-cache:
 # Baseline vs patched, side by side (docs/benchmark.md): both kernels
 # and payloads through the rules above, then boot both and report.
 .PHONY: bench
+# Its kernels add kconfig-fragments/bench.config (BENCH=1).
 bench:
-	@$(MAKE) --no-print-directory payload BASELINE=1 DEBUG=
-	@$(MAKE) --no-print-directory payload BASELINE= DEBUG=
-	@bench/run.sh $(CACHE_DIR)/build/baseline $(CACHE_DIR)/build/patched
+	@$(MAKE) --no-print-directory payload BASELINE=1 DEBUG= BENCH=1
+	@$(MAKE) --no-print-directory payload BASELINE= DEBUG= BENCH=1
+	@bench/run.sh $(CACHE_DIR)/build/baseline-bench $(CACHE_DIR)/build/patched-bench
 
 # Two stored bench results side by side (bench/compare.sh).
 .PHONY: bench-compare

@@ -6,7 +6,7 @@
 # instruction count of the changed op-call paths.
 #
 # Both kernels and their payloads must be built (`make bench` does that
-# through the pipeline: make payload / make payload BASELINE=1).
+# through the pipeline: make payload BENCH=1 / make payload BENCH=1 BASELINE=1).
 #
 # Usage: bench/run.sh BASELINE_TREE PATCHED_TREE
 # Knobs (environment):
@@ -71,8 +71,8 @@ start=$(date +%s)
 #    under its builder's lock.
 for v in "${variants[@]}"; do
 	t=${tree[$v]}
-	[ -f "$t/arch/x86/boot/bzImage" ] || die "$t/arch/x86/boot/bzImage missing (make kernel${v/patched/}${v/baseline/ BASELINE=1})"
-	[ -d "$t/.scx-payload" ] || die "$t/.scx-payload missing (make payload)"
+	[ -f "$t/arch/x86/boot/bzImage" ] || die "$t/arch/x86/boot/bzImage missing (make kernel BENCH=1$([ "$v" = baseline ] && echo ' BASELINE=1'))"
+	[ -d "$t/.scx-payload" ] || die "$t/.scx-payload missing (make payload BENCH=1$([ "$v" = baseline ] && echo " BASELINE=1"))"
 	log "bench $v: guest image ($(basename "$t"))"
 	"$here/build-guest.sh" "$t" "$work/$v/overlay"
 	flock "$t/.scx-payload.lock" \

@@ -32,7 +32,8 @@
 #   freplace:<case>        scx_bpf_consume() from an extension, judged as
 #                          the member whose function it replaces
 #   ext:task-cgroup        scx_bpf_task_cgroup() from an extension attached
-#                          while its scheduler runs: works on both kernels
+#                          while its scheduler runs: works on both kernels,
+#                          twice, around a scheduler calling it itself
 #
 # SCXK_SECS (default 1): seconds of load for each attached scheduler.
 
@@ -107,8 +108,10 @@ dispatch-global tgt_dsp dispatch load load
 enqueue-global tgt_enq enqueue refuse load
 LIST
 # ext:task-cgroup: scx_bpf_task_cgroup() from an extension attached while
-# its scheduler runs keeps working (the one test that turns kf_tasks on for
-# every op on the patched kernel until reboot: it runs last)
+# its scheduler runs keeps working, also after a scheduler that calls it
+# from its own ops.enqueue was enabled and disabled (the one test that
+# turns kf_tasks on for every op on the patched kernel until reboot: it
+# runs last)
 next=0
 want progs && next=1
 want async && grep -v '^#' "$D/async/async.list" | grep '|' > "$TMP/async"

@@ -5,6 +5,10 @@
  * scx_bpf_task_cgroup() itself, so the patched kernel enables it without
  * recording kf_tasks around ops.enqueue.  An extension replacing that
  * function, loaded and attached while the scheduler runs, does call it.
+ * tc_ref_ops is a second scheduler, loaded on its own, whose ops.enqueue
+ * calls it directly: enabling it makes the patched kernel record kf_tasks
+ * around ops.enqueue, disabling it stops that unless something else still
+ * needs them.
  */
 #include "scxk.bpf.h"
 
@@ -22,8 +26,20 @@ void BPF_STRUCT_OPS(tc_enqueue, struct task_struct *p, u64 enq_flags)
 	scx_bpf_dispatch(p, SCX_DSQ_GLOBAL, SCX_SLICE_DFL, enq_flags);
 }
 
+void BPF_STRUCT_OPS(tc_enqueue_ref, struct task_struct *p, u64 enq_flags)
+{
+	bpf_cgroup_release(scx_bpf_task_cgroup(p));
+	scx_bpf_dispatch(p, SCX_DSQ_GLOBAL, SCX_SLICE_DFL, enq_flags);
+}
+
 SEC(".struct_ops.link")
 struct sched_ext_ops tc_ops = {
 	.enqueue	= (void *)tc_enqueue,
 	.name		= "task_cgroup_tgt",
+};
+
+SEC(".struct_ops.link")
+struct sched_ext_ops tc_ref_ops = {
+	.enqueue	= (void *)tc_enqueue_ref,
+	.name		= "task_cgroup_ref",
 };

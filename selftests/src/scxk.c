@@ -1439,27 +1439,22 @@ out:
 }
 
 /*
- * scx_bpf_task_cgroup() from an extension attached while the scheduler
- * runs: load and enable @tgt_path's scheduler, whose ops.enqueue never
- * calls the kfunc itself, then load @ext_path's tc_hook_cgroup() as an
- * extension of its tc_hook() and attach it.  For @secs of load the
- * extension must make the call on ops.enqueue's task without the scheduler
- * being ejected.  On the patched kernel the kernel log must also say that
- * the tasks are now recorded around every op (the extension was verified
- * after the scheduler was enabled without them around ops.enqueue).
+ * One round of cmd_ext_task_cgroup(): load and enable @tgt_path's tc_ops,
+ * whose ops.enqueue never calls scx_bpf_task_cgroup() itself, then load
+ * @ext_path's tc_hook_cgroup() as an extension of its tc_hook() and attach
+ * it.  For @secs of load the extension must make the call on ops.enqueue's
+ * task without the scheduler being ejected.
  */
-static int cmd_ext_task_cgroup(const char *tgt_path, const char *ext_path, double secs,
-			       const char *variant)
+static bool ext_round(const char *tgt_path, const char *ext_path, double secs)
 {
 	struct bpf_link *link = NULL, *elink = NULL;
 	struct bpf_object *tgt, *ext = NULL;
 	struct bpf_program *tp, *p;
-	int err, tfd = -1, kfd, ret = 1;
+	bool ok = false;
 	long long calls;
-	char *klog;
+	int err, tfd = -1;
 
-	kfd = kmsg_open();
-	tgt = load_obj(tgt_path, "tc_ops", NULL, &err);
+	tgt = load_obj(tgt_path, "tc_ops", "tc_enqueue", &err);
 	if (err) {
 		diag_load_failure("the target scheduler");
 		goto out;
@@ -1487,21 +1482,66 @@ static int cmd_ext_task_cgroup(const char *tgt_path, const char *ext_path, doubl
 		printf("# attaching tc_hook_cgroup to tc_hook: %s\n", strerror(errno));
 		goto out;
 	}
-	ret = !activity(secs, true);
+	ok = activity(secs, true);
 	calls = bss_u64(ext, "nr_calls");
 	printf("# scx_bpf_task_cgroup() called %lld times from the extension; state %s\n",
 	       calls, scx_state());
-	if (ret)
+	if (!ok)
 		printf("# the scheduler left \"enabled\" while the extension ran\n");
 	if (calls <= 0) {
 		printf("# the extension never ran\n");
-		ret = 1;
+		ok = false;
 	}
 out:
 	bpf_link__destroy(elink);
 	bpf_link__destroy(link);
 	bpf_object__close(ext);
 	bpf_object__close(tgt);
+	return ok;
+}
+
+/*
+ * scx_bpf_task_cgroup() from an extension attached while the scheduler
+ * runs (ext_round()), twice, with a scheduler that calls the kfunc from
+ * its own ops.enqueue (tc_ref_ops) enabled and disabled in between.  On the
+ * patched kernel the first extension turns the kf_tasks stores on around
+ * every op for good (the kernel log says so); the second finds them on
+ * already, so it only keeps working if disabling tc_ref_ops dropped just
+ * its own hold on ops.enqueue's stores, not the extension's.
+ */
+static int cmd_ext_task_cgroup(const char *tgt_path, const char *ext_path, double secs,
+			       const char *variant)
+{
+	struct bpf_link *link = NULL;
+	struct bpf_object *ref;
+	int err, kfd, ret = 1;
+	char *klog;
+
+	kfd = kmsg_open();
+	printf("# round 1: the extension attached to a running tc_ops\n");
+	if (!ext_round(tgt_path, ext_path, secs))
+		goto out;
+	printf("# tc_ref_ops: calls scx_bpf_task_cgroup() from its ops.enqueue\n");
+	ref = load_obj(tgt_path, "tc_ref_ops", "tc_enqueue_ref", &err);
+	if (err) {
+		diag_load_failure("tc_ref_ops");
+		bpf_object__close(ref);
+		goto out;
+	}
+	link = attach(ref, "tc_ref_ops");
+	if (!link || !activity(secs / 2, true)) {
+		printf("# tc_ref_ops did not stay enabled: %s\n", scx_state());
+		bpf_link__destroy(link);
+		bpf_object__close(ref);
+		goto out;
+	}
+	bpf_link__destroy(link);
+	bpf_object__close(ref);
+	printf("# round 2: the extension again, after tc_ref_ops was disabled\n");
+	if (!ext_round(tgt_path, ext_path, secs))
+		goto out;
+	ret = 0;
+out:
 	klog = calloc(1, 1 << 18);
 	kmsg_read(kfd, klog, 1 << 18);
 	close(kfd);
