@@ -73,13 +73,17 @@ mkdir -p "$B/include"
 "$BPFTOOL" btf dump file "$VMLINUX" format c > "$B/include/vmlinux.h.tmp"
 mv "$B/include/vmlinux.h.tmp" "$B/include/vmlinux.h"
 
-step "matrix programs"
+step "matrix programs (spec checked against 6.12's kernel/sched/ext.c)"
+# the spec says what 6.12 does: gen.py checks it against 6.12's source,
+# whichever kernel this is (matrix/ref-ext.sh finds it)
+"$HERE/matrix/ref-ext.sh" "$TREE" > "$B/ref-ext.c.tmp"
+mv "$B/ref-ext.c.tmp" "$B/ref-ext.c"
 rm -rf "$B/matrix"
-python3 "$HERE/matrix/gen.py" --tree "$TREE" --vmlinux-h "$B/include/vmlinux.h" \
-	--out "$B/matrix" --cases "$HERE/cases/cases.list"
+python3 "$HERE/matrix/gen.py" --ref "$B/ref-ext.c" --tree "$TREE" \
+	--vmlinux-h "$B/include/vmlinux.h" --out "$B/matrix" --cases "$HERE/cases/cases.list"
 rm -rf "$B/callsite"
-python3 "$HERE/matrix/callsite.py" --tree "$TREE" --vmlinux-h "$B/include/vmlinux.h" \
-	--out "$B/callsite"
+python3 "$HERE/matrix/callsite.py" --ref "$B/ref-ext.c" --tree "$TREE" \
+	--vmlinux-h "$B/include/vmlinux.h" --out "$B/callsite"
 
 SYS_INCLUDES=$($CLANG -v -E - </dev/null 2>&1 |
 	sed -n '/<...> search starts here:/,/End of search list./{ s| \(/.*\)|-idirafter \1|p }')

@@ -8,8 +8,10 @@
 # only those run.
 #
 #   matrix                 every sched_ext_ops member x every sched_ext kfunc
-#                          loaded (never attached), compared with the spec;
-#                          on baseline the table is information only
+#                          loaded (never attached), compared with the spec
+#                          (patched: refusals naming the op) or with 6.12's
+#                          loads (baseline: the spec's R cells, exactly,
+#                          load there); a loaded cell must have its fd
 #   callsite:<site>@<op>   every sched_ext kfunc called from a call site
 #                          (direct, static or global function, bpf_loop,
 #                          bpf_timer or bpf_wq callback) in an arming op
