@@ -46,7 +46,7 @@ variants=(baseline patched)
 grep -q '^patch ' "${tree[patched]}/.scx-inputs" 2>/dev/null ||
 	die "the patched kernel (${tree[patched]}) was built with no patches (an empty series file?): nothing to compare"
 
-REPS=${REPS:-5} MSG_REPS=${MSG_REPS:-11} PIPE_LOOPS=${PIPE_LOOPS:-50000}
+REPS=${REPS:-11} MSG_REPS=${MSG_REPS:-11} PIPE_LOOPS=${PIPE_LOOPS:-50000}
 MSG_ARGS=${MSG_ARGS:-4,10,10,25,80} SCHEDS=${SCHEDS:-fair,simple,qmap}
 WORKLOADS=${WORKLOADS:-pipe,messaging}
 MSG_ROUNDS=${MSG_ROUNDS-fair:240} LOAD_ITERS=${LOAD_ITERS:-1}
