@@ -44,4 +44,14 @@ print(len(c), sum(1 for x in c if x.find("failure") is not None),
 echo "# junit.xml: cases, failures, skipped (counted; declared): $j"
 check junit-totals "junit.xml: $j; report: $p $f $s" \
 	test "$j" = "$((p + f + s)) $f $s $((p + f + s)) $f $s"
+
+"$top/scripts/ktap-to-json.sh" patched <"$tmp/report.ktap" >"$tmp/summary.json"
+js=$(python3 -c 'import sys, json
+d = json.load(open(sys.argv[1]))
+t = d["tests"]
+print(len(t), sum(x["result"] == "pass" for x in t), sum(x["result"] == "fail" for x in t),
+      sum(x["result"] == "skip" for x in t), d["passed"], d["failed"], d["skipped"])' "$tmp/summary.json" || true)
+echo "# summary.json: tests, pass, fail, skip (counted; declared): $js"
+check json-totals "summary.json: $js; report: $p $f $s" \
+	test "$js" = "$((p + f + s)) $p $f $s $p $f $s"
 done_testing
