@@ -70,6 +70,9 @@ for c in clang-19 llvm-strip-19 gcc sha256sum; do
 	command -v "$c" >/dev/null || die "$c not found: make deps"
 done
 mkdir -p "$BUILD" "$RESULTS_DIR"
+# One run per build dir: two would rebuild and boot the same files.
+exec 9>"$BUILD/.lock"
+flock -n 9 || die "another bench/veristat.sh is running on $BUILD (VERISTAT_BUILD_DIR)"
 start=$(date +%s)
 
 # Build as if run by hand, not as a sub-make (see scripts/build-payload.sh).
