@@ -24,6 +24,8 @@
 #                          patched refuses the scheduler at load
 #   make bench             baseline vs patched kernel benchmark (bench/run.sh)
 #   make bench-compare A=dir B=dir   two stored bench results side by side
+#   make veristat          verifier cost per program (veristat), baseline vs
+#                          patched, side by side (bench/veristat.sh)
 #   make clean-cache       drop every cached tree, build and ccache
 #   make help              this text
 #
@@ -295,6 +297,16 @@ bench:
 bench-compare:
 	@[ -n "$(A)" ] && [ -n "$(B)" ] || { echo "ERROR: make bench-compare needs A=<results dir> B=<results dir> (e.g. bench/results/2026-12-05-v2-pipe)" >&2; exit 2; }
 	@bench/compare.sh $(A) $(B)
+
+# Verification cost as BPF maintainers read it: veristat from each kernel's
+# tree on scx_simple, scx_qmap, scx_central and scx_flatcg, one boot per
+# kernel, a side-by-side table (bench/veristat.sh; its knobs, e.g.
+# VERISTAT_REPS and RESULTS_DIR, come from the environment).
+.PHONY: veristat
+veristat:
+	@$(MAKE) --no-print-directory kernel BASELINE=1 DEBUG= BENCH=
+	@$(MAKE) --no-print-directory kernel BASELINE= DEBUG= BENCH=
+	@bench/veristat.sh $(CACHE_DIR)/build/baseline $(CACHE_DIR)/build/patched
 
 # Maintainer checks on the series itself: per patch git am, checkpatch
 # --strict and a kernel build (bisectability); not part of `make check`.
