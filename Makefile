@@ -235,6 +235,7 @@ repro-cgroup-move-one: initramfs
 # The report runs even when the guest failed (it says how); a failed build
 # still ends in a KTAP document and the "N passed, N failed" line.
 check-one:
+	@scripts/check-cache-dir.sh
 	@mkdir -p $(LOG_DIR)
 	@ls -1dt $(CACHE_DIR)/runs/$(VARIANT)-2* 2>/dev/null | tail -n +$(KEEP_RUNS) | xargs -r rm -rf
 	@if $(MAKE) --no-print-directory initramfs; then \

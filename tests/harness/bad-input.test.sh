@@ -88,6 +88,12 @@ check tarball:right-version-passes "a 6.12.9 tarball: exit $rc: $out" test "$rc"
 order=$(make -C "$top" -n kernel 2>/dev/null | grep -oE 'scripts/(check-cache-dir|check-tarball|build-kernel)\.sh' | paste -sd' ' -)
 check make-kernel-checks-first "make -n kernel runs: '$order'" \
 	test "$order" = "scripts/check-cache-dir.sh scripts/check-tarball.sh scripts/build-kernel.sh"
+# make check-one (what make check runs per kernel) checks CACHE_DIR before
+# its own mkdir, so a bad one gets the same line, not mkdir's. Read from the
+# Makefile: make -n would still run check-one's $(MAKE) lines.
+first=$(awk '/^check-one:/ { getline; sub(/^\t@?/, ""); print; exit }' "$top/Makefile")
+check make-check-one-checks-cache-first "make -n check-one starts with: '$first'" \
+	test "$first" = "scripts/check-cache-dir.sh"
 
 # A CACHE_DIR that cannot hold the cache. As root, chmod does not stop a
 # write: use paths the kernel refuses, and real read-only/full mounts.
