@@ -250,8 +250,8 @@ check-one:
 		mkdir -p $(RUN_DIR); \
 		r=0; scripts/ktap-report.sh --stage-failed "building the $(VARIANT) kernel, payload or initramfs" > $(RUN_DIR)/report.ktap || r=$$?; \
 	fi; \
-	scripts/ktap-to-junit.sh $(VARIANT) < $(RUN_DIR)/report.ktap > $(RUN_DIR)/junit.xml; \
-	scripts/ktap-to-json.sh $(VARIANT) < $(RUN_DIR)/report.ktap > $(RUN_DIR)/summary.json; \
+	scripts/ktap-convert.sh junit $(VARIANT) < $(RUN_DIR)/report.ktap > $(RUN_DIR)/junit.xml; \
+	scripts/ktap-convert.sh json $(VARIANT) < $(RUN_DIR)/report.ktap > $(RUN_DIR)/summary.json; \
 	echo "# $(VARIANT): KTAP $(RUN_DIR)/report.ktap, JUnit $(RUN_DIR)/junit.xml, JSON $(RUN_DIR)/summary.json, console $(CHECK_LOG)" >&2; \
 	cat $(RUN_DIR)/report.ktap; \
 	exit $$r

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # What a run leaves for CI: the KTAP document scripts/ktap-report.sh writes
 # parses with the kernel's own KTAP parser (tools/testing/kunit/kunit.py
-# parse) to the same totals as its last line, and scripts/ktap-to-junit.sh
+# parse) to the same totals as its last line, and scripts/ktap-convert.sh junit
 # turns it into JUnit XML with those totals too.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -35,7 +35,7 @@ else
 		test "${kn:-x}" = $((p + f + s)) -a "${kp:-x}" = "$p" -a "${kf:-0}" = "$f" -a "${ks:-0}" = "$s"
 fi
 
-"$top/scripts/ktap-to-junit.sh" patched <"$tmp/report.ktap" >"$tmp/junit.xml"
+"$top/scripts/ktap-convert.sh" junit patched <"$tmp/report.ktap" >"$tmp/junit.xml"
 j=$(python3 -c 'import sys, xml.etree.ElementTree as E
 r = E.parse(sys.argv[1]).getroot()
 c = r.findall("./testsuite/testcase")
@@ -45,7 +45,7 @@ echo "# junit.xml: cases, failures, skipped (counted; declared): $j"
 check junit-totals "junit.xml: $j; report: $p $f $s" \
 	test "$j" = "$((p + f + s)) $f $s $((p + f + s)) $f $s"
 
-"$top/scripts/ktap-to-json.sh" patched <"$tmp/report.ktap" >"$tmp/summary.json"
+"$top/scripts/ktap-convert.sh" json patched <"$tmp/report.ktap" >"$tmp/summary.json"
 js=$(python3 -c 'import sys, json
 d = json.load(open(sys.argv[1]))
 t = d["tests"]
