@@ -4,8 +4,14 @@
 #   - scripts/checkpatch.pl --strict reports no error and no warning,
 #   - scripts/kernel-doc warns no more about the kernel files it touches
 #     than before it,
+#   - its author signed it off (a Signed-off-by: equal to its From:),
 #   - the kernel builds (bisectability), with the project's config, with no
 #     compiler warning in a file the patch touches,
+#   - the kernel objects the series touches compile with W=1, with clang and
+#     with gcc, with no more warnings about the series' files than at the
+#     previous patch (the pristine tree for the first one); gcc compiles
+#     those objects only, in a second worktree: a full gcc kernel per patch
+#     would double the run for code no other object sees,
 # and, once all are applied, that no kf_mask is left in the scheduler.
 #
 # One KTAP line per check; the plain "N passed, N failed" line last. The
@@ -33,10 +39,56 @@ flock -n 9 || {
 
 pristine=$("$here/prepare-tree.sh")
 dir="$CACHE_DIR/build/series-check"
-rm -rf "$dir"
+gdir="$CACHE_DIR/build/series-check-gcc"
+rm -rf "$dir" "$gdir"
 git -C "$pristine" worktree prune
 git -C "$pristine" worktree add -q --detach "$dir" HEAD >/dev/null
+git -C "$pristine" worktree add -q --detach "$gdir" HEAD >/dev/null
 "$here/merge-config.sh" "$dir" "$@"
+
+# gcc gets the same fragments; olddefconfig settles what depends on the
+# compiler (CC_IS_GCC and friends).
+command -v gcc >/dev/null || die "gcc not found: run scripts/install-deps.sh (it installs gcc)"
+gmake() {
+	local tree=$1
+	shift
+	nice -n 10 make -C "$tree" -j"$(nproc)" CC="ccache gcc" HOSTCC=gcc "$@"
+}
+cp "$dir/.config" "$gdir/.config"
+run_logged "$gdir/.scx-prepare.log" gmake "$gdir" olddefconfig prepare ||
+	die "gcc could not prepare $gdir, see $gdir/.scx-prepare.log"
+
+# The series' files, and the objects that compile its .c files (ext.c is
+# compiled inside kernel/sched/build_policy.c).
+series_files=$(grep -hoE '^\+\+\+ b/.*' $patches | cut -c7- | sort -u)
+objects=$(grep -E '^kernel/.*\.c$' <<<"$series_files" | while read -r f; do
+	inc=$(grep -lE "^# *include \"$(basename "$f")\"" "$(dirname "$dir/$f")"/build_*.c 2>/dev/null | head -1 || true)
+	if [ -n "$inc" ]; then echo "${inc#"$dir/"}"; else echo "$f"; fi
+done | sed 's/\.c$/.o/' | sort -u)
+[ -n "$objects" ] || die "the series touches no kernel .c file: nothing to compile with W=1"
+
+# w1_warnings CC TREE: build the series' objects in TREE with W=1 and print
+# the warnings located in a file the series touches, without line numbers.
+w1_warnings() {
+	local cc=$1 tree=$2 out
+	out="$tree/.scx-w1.log"
+	(cd "$tree" && rm -f $objects)
+	if [ "$cc" = gcc ]; then
+		gmake "$tree" W=1 $objects >"$out" 2>&1 || { echo "BUILD FAILED"; tail -20 "$out"; return 0; }
+	else
+		kmake "$tree" W=1 $objects >"$out" 2>&1 || { echo "BUILD FAILED"; tail -20 "$out"; return 0; }
+	fi
+	grep -E '(warning|error):' "$out" | sed -E 's|^\./||; s|^([^:]+):[0-9]+:[0-9]+:|\1:|' |
+		grep -F -f <(sed 's/$/:/' <<<"$series_files") | sort || true
+}
+declare -A w1_prev
+for cc in clang gcc; do
+	t=$dir
+	[ "$cc" = clang ] || t=$gdir
+	w1_prev[$cc]=$(w1_warnings "$cc" "$t")
+	! grep -q '^BUILD FAILED' <<<"${w1_prev[$cc]}" ||
+		die "the pristine tree's W=1 objects do not build with $cc: ${w1_prev[$cc]}"
+done
 
 n=0 passed=0 failed=0
 result() { # result OK|FAIL NAME [DIAG]
@@ -64,7 +116,8 @@ kdoc_warnings() {
 }
 
 echo "KTAP version 1"
-echo "1..$(($(wc -l <<<"$patches") * 4 + 1))"
+echo "1..$(($(wc -l <<<"$patches") * 7 + 1))"
+echo "# W=1 objects: $(echo $objects); pristine tree: $(grep -c . <<<"${w1_prev[clang]}" || true) clang, $(grep -c . <<<"${w1_prev[gcc]}" || true) gcc warning(s) in the series' files"
 i=0
 while read -r p; do
 	i=$((i + 1))
@@ -107,6 +160,13 @@ while read -r p; do
 		done
 	fi
 
+	from=$(sed -n 's/^From: //p' "$p" | head -1)
+	if grep -qxF "Signed-off-by: $from" "$p"; then
+		result OK "signed-off:$name"
+	else
+		result FAIL "signed-off:$name" "no 'Signed-off-by: $from' (the From: line) in the patch"
+	fi
+
 	kd_before=0 kd_after=0
 	for f in $(git -C "$dir" diff --name-only HEAD~1 HEAD | grep -E '^(kernel|include)/.*\.[ch]$' || true); do
 		kd_before=$((kd_before + $(kdoc_warnings HEAD~1 "$f")))
@@ -137,6 +197,22 @@ while read -r p; do
 	else
 		result FAIL "build:$name" "$(grep -E 'error|Error' "$dir/.scx-build-$i.log" | head -20)"
 	fi
+
+	git -C "$gdir" checkout -q --detach "$(git -C "$dir" rev-parse HEAD)"
+	for cc in clang gcc; do
+		t=$dir
+		[ "$cc" = clang ] || t=$gdir
+		now=$(w1_warnings "$cc" "$t")
+		new=$(comm -13 <(sort <<<"${w1_prev[$cc]}") <(sort <<<"$now") | grep . || true)
+		if [ -n "$new" ]; then
+			result FAIL "w1-$cc:$name" "new W=1 warning(s) in the series' files:
+$new"
+		else
+			result OK "w1-$cc:$name"
+			echo "# $(grep -c . <<<"$now" || true) W=1 warning(s) in the series' files, none new"
+		fi
+		w1_prev[$cc]=$now
+	done
 done <<<"$patches"
 
 left=$(cd "$dir" && grep -rn kf_mask kernel/sched include/linux/sched || true)
