@@ -33,6 +33,7 @@
 #   BASELINE DEBUG BENCH VERBOSE   yes/no: 1/0, y/n, yes/no, true/false
 #   KERNELS                  check/repro kernels (patched baseline)
 #   CMD                      make run's guest command
+#   T                        only tests whose suite:test name contains it
 #   A B                      make bench-compare's results directories
 #   SCHED_LOAD               quick|full|off real schedulers under load
 #   SERIES KERNEL_TARBALL CACHE_DIR   inputs and where builds are cached
@@ -55,6 +56,11 @@ yes = $(filter 1 y yes true,$(1))
 bools := BASELINE DEBUG BENCH VERBOSE
 $(foreach v,$(bools),$(if $(filter-out 0 1 y n yes no true false,$(strip $($(v)))),\
 	$(error $(v)='$($(v))': want 1 or 0 (also y/n, yes/no, true/false))))
+# T=PATTERN: only the tests whose "suite:test" name contains PATTERN (a plain
+# substring: it goes on the kernel command line and into sh case patterns).
+T ?=
+$(if $(shell printf '%s' '$(T)' | LC_ALL=C grep -vqE '^[A-Za-z0-9_.:@+-]*$$' && echo bad),\
+	$(error T='$(T)': a plain substring of test names, letters, digits and _ . : @ + - only (e.g. T=neg: or T=consume)))
 SERIES ?= series/series
 $(if $(wildcard $(SERIES)),,$(error SERIES=$(SERIES): no such series file \
 	(a quilt-style list of patches, e.g. series/series)))
@@ -198,7 +204,7 @@ check:
 		$(MAKE) --no-print-directory repro-cgroup-move | tee -a $$sums || rc=1; \
 	fi; \
 	echo "==> check: harness tests (tests/harness)" >&2; \
-	HARNESS_KERNEL=$(BZIMAGE) HARNESS_APPEND=$(KERNEL_APPEND) tests/harness/run.sh | tee -a $$sums || rc=1; \
+	T=$(T) HARNESS_KERNEL=$(BZIMAGE) HARNESS_APPEND=$(KERNEL_APPEND) tests/harness/run.sh | tee -a $$sums || rc=1; \
 	echo; echo "# totals over: $(KERNELS) and the harness tests"; \
 	scripts/sum-totals.sh $$sums || rc=1; \
 	exit $$rc
@@ -243,9 +249,10 @@ check-one:
 		ln -sfn $(CHECK_LOG) $(LOG_DIR)/$(VARIANT)-check.log; \
 		./run-qemu.sh --kernel $(BZIMAGE) --initrd $(INITRD) \
 			--log $(CHECK_LOG) --timeout $(QEMU_TIMEOUT) \
-			--append "scx.payload=check scx.sched_load=$(SCHED_LOAD) $(KERNEL_APPEND) $(GUEST_APPEND)" $(QEMU_ARGS) || rc=$$?; \
+			--append "scx.payload=check scx.sched_load=$(SCHED_LOAD) $(if $(T),scx.t=$(T)) $(KERNEL_APPEND) $(GUEST_APPEND)" $(QEMU_ARGS) || rc=$$?; \
 		echo; \
-		r=0; scripts/ktap-report.sh --qemu-rc $$rc $(CHECK_LOG) > $(RUN_DIR)/report.ktap || r=$$?; \
+		[ -z "$(T)$(strip $(GUEST_APPEND))" ] || echo "T=$(T) $(GUEST_APPEND)" > $(RUN_DIR)/filter; \
+		r=0; scripts/ktap-report.sh --qemu-rc $$rc $(if $(T),--filter $(T) --names-from "$$(scripts/last-full-report.sh $(CACHE_DIR)/runs $(VARIANT))") $(CHECK_LOG) > $(RUN_DIR)/report.ktap || r=$$?; \
 	else \
 		mkdir -p $(RUN_DIR); \
 		r=0; scripts/ktap-report.sh --stage-failed "building the $(VARIANT) kernel, payload or initramfs" > $(RUN_DIR)/report.ktap || r=$$?; \

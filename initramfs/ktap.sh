@@ -8,10 +8,34 @@
 _ktap_n=0
 _ktap_failed=0
 
-ktap_ok() { _ktap_n=$((_ktap_n + 1)); echo "ok $_ktap_n $1"; }
+# scx.t=PATTERN on the kernel command line (make check T=PATTERN) runs only
+# the tests whose "suite:test" name contains PATTERN; the others are left
+# out of the results, not reported as skips.
+# scx_t_wants NAME: NAME is selected.
+scx_t_wants() {
+	[ -z "${SCX_T:-}" ] && return 0
+	case "$1" in *"$SCX_T"*) return 0 ;; esac
+	return 1
+}
+# scx_t_suite PREFIX: some "PREFIX:test" name can contain the pattern, so the
+# suite has to run (then each result is filtered by name).
+scx_t_suite() {
+	case "${SCX_T:-}" in
+	"") return 0 ;;
+	*:*) case "$1" in *"${SCX_T%%:*}") return 0 ;; esac; return 1 ;;
+	esac
+	return 0
+}
+
+ktap_ok() {
+	scx_t_wants "$1" || return 0
+	_ktap_n=$((_ktap_n + 1))
+	echo "ok $_ktap_n $1"
+}
 
 # ktap_not_ok NAME [REASON]
 ktap_not_ok() {
+	scx_t_wants "$1" || return 0
 	_ktap_n=$((_ktap_n + 1))
 	_ktap_failed=$((_ktap_failed + 1))
 	if [ -n "${2:-}" ]; then
@@ -21,7 +45,11 @@ ktap_not_ok() {
 }
 
 # ktap_skip NAME REASON
-ktap_skip() { _ktap_n=$((_ktap_n + 1)); echo "ok $_ktap_n $1 # SKIP $2"; }
+ktap_skip() {
+	scx_t_wants "$1" || return 0
+	_ktap_n=$((_ktap_n + 1))
+	echo "ok $_ktap_n $1 # SKIP $2"
+}
 
 # ktap_check NAME REASON_IF_FAILED COMMAND...: ok if COMMAND succeeds.
 ktap_check() {

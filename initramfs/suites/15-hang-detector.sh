@@ -4,6 +4,7 @@
 # until the host's QEMU timeout: the hung-task detector is built in
 # (kconfig-fragments/base.config) and armed.
 . /scx/ktap.sh
+scx_t_suite hang-detector || exit 0
 
 f=/proc/sys/kernel/hung_task_timeout_secs
 secs=$(cat "$f" 2>/dev/null)

@@ -6,6 +6,17 @@
 # line becomes "scx-selftest:<name>", and a missing RESULTS block (aborted
 # or crashed runner) is a failure of its own.
 . /scx/ktap.sh
+scx_t_suite scx-selftest || exit 0
+
+# The runner's -t is a substring of the test's own name: a pattern that
+# reaches into "scx-selftest:" is cut down to the name's part (which
+# selects a superset; the results are filtered by the whole name below).
+sel=
+case "${SCX_T:-}" in
+"" | *:) ;;
+*:*) sel=${SCX_T#*:} ;;
+*) case scx-selftest: in *"$SCX_T"*) ;; *) sel=$SCX_T ;; esac ;;
+esac
 
 if ! command -v runner >/dev/null; then
 	ktap_not_ok scx-selftest:runner-present "runner not in the initramfs"
@@ -22,7 +33,7 @@ command -v stdbuf >/dev/null && linebuf="stdbuf -oL -eL"
 # a kernel splat then sits next to the test that caused it, and the host
 # can name that test (scripts/detect-splat.sh).
 {
-	$linebuf runner 2>&1
+	$linebuf runner ${sel:+-t "$sel"} 2>&1
 	echo $? >"$raw.rc"
 } | tee "$raw" | sed 's/^/  runner| /' >&2
 runner_rc=$(cat "$raw.rc")
@@ -49,6 +60,15 @@ while read -r line; do
 	esac
 done <"$raw"
 
+if [ -n "${SCX_T:-}" ] && [ "$_ktap_n" -eq 0 ] && grep -q '^RESULTS:' "$raw"; then
+	# Nothing selected here: no runner-completed line either, so a pattern
+	# that matches nothing anywhere leaves the run without results.
+	ktap_done
+	exit
+fi
+# Whether the runner completed is reported whatever the pattern: a run of
+# the selected tests that aborted must fail.
+SCX_T=
 if grep -q '^RESULTS:' "$raw"; then
 	ktap_diag "runner: $(grep -E '^(PASSED|SKIPPED|FAILED):' "$raw" | tr -s ' \n' ' ')(exit $runner_rc)"
 	ktap_ok scx-selftest:runner-completed

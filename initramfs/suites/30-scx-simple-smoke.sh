@@ -3,6 +3,7 @@
 # CPU-spinning load (state becomes enabled), and detaches on SIGINT (state
 # returns to disabled).
 . /scx/ktap.sh
+scx_t_suite scx-simple || exit 0
 
 if ! command -v scx_simple >/dev/null; then
 	ktap_not_ok scx-simple:present "scx_simple not in the initramfs"

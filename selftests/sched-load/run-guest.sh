@@ -25,7 +25,8 @@
 # full:  20 s per run, 50 reloads, three hotplug cycles, more options.
 # SECS, RELOADS, HOTPLUG_CYCLES and LOGDIR in the environment override;
 # ONLY=<awk regexp> runs only the matching names, EXCLUDE=<awk regexp>
-# leaves the matching ones out.
+# leaves the matching ones out; SCX_T=<string> (make check T=) runs only the
+# runs whose "sched:<name>" contains it.
 #
 # Every wait is bounded: a scheduler that does not enable, does not stop or
 # hangs is killed and reported, and the whole script finishes.
@@ -862,10 +863,10 @@ build_plan() {
 		grep -q "[[:space:]]$s\([[:space:]]\|\$\)" "$LOGDIR/plan" ||
 			echo "run | $s | quick full | - | - | $s" >> "$LOGDIR/plan"
 	done
-	awk -F'|' -v m="$MODE" -v only="${ONLY:-}" -v excl="${EXCLUDE:-}" '
+	awk -F'|' -v m="$MODE" -v only="${ONLY:-}" -v excl="${EXCLUDE:-}" -v t="${SCX_T:-}" '
 		{ n = $2; gsub(/[[:space:]]/, "", n) }
 		(" " $3 " ") ~ (" " m " ") && (only == "" || n ~ only) &&
-		(excl == "" || n !~ excl)' \
+		(excl == "" || n !~ excl) && (t == "" || index("sched:" n, t))' \
 		"$LOGDIR/plan" > "$LOGDIR/plan.$MODE"
 }
 

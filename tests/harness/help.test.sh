@@ -15,8 +15,8 @@ readme_targets=$(grep -oE '^\| `make [a-z][a-z-]*`?( / `make [a-z][a-z-]*)?' "$r
 	grep -oE 'make [a-z][a-z-]*' | awk '{ print $2 }' | sort -u)
 # variables: upper-case words in help's Variables block; the README's
 # variable table rows (first column, possibly several names)
-help_vars=$(sed -n '/^# Variables/,/^# See/p' <<<"$help" | grep -v '^# See' | grep -oE '\b[A-Z][A-Z_]{2,}\b' | sort -u)
-readme_vars=$(grep -E '^\| `[A-Z]' "$readme" | cut -d'|' -f2 | grep -oE '\b[A-Z][A-Z_]{2,}\b' | sort -u)
+help_vars=$(sed -n '/^# Variables/,/^# See/p' <<<"$help" | grep -v '^# See' | grep -oE '\b[A-Z][A-Z_]*\b' | sort -u)
+readme_vars=$(grep -E '^\| `[A-Z]' "$readme" | cut -d'|' -f2 | grep -oE '\b[A-Z][A-Z_]*\b' | sort -u)
 
 # same NAME WHAT A B: the two lists agree, else the names missing on each side
 same() {

@@ -4,6 +4,10 @@
 # kernels and guests. One KTAP document, renumbered, then
 # "N passed, N failed" (", N skipped" if any); exit 0 only if none failed.
 #
+# T=PATTERN (make check T=) keeps only the results whose "file:test" name
+# contains PATTERN, and runs only the files whose results can: with a ":"
+# in PATTERN, those whose name ends with the part before it.
+#
 # Usage: tests/harness/run.sh [TEST_FILE...]   (default: all of them)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -11,19 +15,25 @@ here=$(cd "$(dirname "$0")" && pwd)
 files=("$@")
 [ ${#files[@]} -gt 0 ] || files=("$here"/*.test.sh)
 out=$(mktemp)
-trap 'rm -f "$out"' EXIT
+trap 'rm -f "$out" "$out.file"' EXIT
 
 start=$SECONDS
 for f in "${files[@]}"; do
 	[ -x "$f" ] || { echo "tests/harness/run.sh: not an executable test: $f" >&2 && exit 2; }
 	t=$(basename "$f" .test.sh)
+	case "${T:-}" in
+	*:*) [[ $t == *"${T%%:*}" ]] || continue ;;
+	esac
 	t0=$SECONDS
 	rc=0
 	# Result lines get the file's name as prefix; "# " lines pass through.
-	"$f" 2>&1 | sed -E "s/^((not )?ok) [0-9]+ /\1 - $t:/" >>"$out" || rc=$?
+	"$f" 2>&1 | sed -E "s/^((not )?ok) [0-9]+ /\1 - $t:/" >"$out.file" || rc=$?
+	awk -v t="${T:-}" '{ n = $0; sub(/^(not )?ok - /, "", n); sub(/ *#.*/, "", n) }
+		t == "" || !/^(not )?ok - / || index(n, t)' "$out.file" >>"$out"
 	echo "# $t: $((SECONDS - t0)) s" >>"$out"
-	# A test file that died without reporting its failure still fails.
-	[ "$rc" = 0 ] || grep -q "^not ok - $t:" "$out" ||
+	# A test file that died without reporting its failure still fails,
+	# whatever T= selects.
+	[ "$rc" = 0 ] || grep -q "^not ok - $t:" "$out.file" ||
 		echo "not ok - $t:exit-status # the test file exited $rc" >>"$out"
 done
 

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# make check-one T=PATTERN runs only the tests whose suite:test name contains
+# PATTERN, in every guest suite (the in-tree runner through its -t, the
+# project's tests, sched-load's runs), and leaves the others out of the plan
+# instead of reporting them as skips; a pattern that matches nothing fails
+# and lists the names; a pattern that is not a plain substring is refused
+# before anything runs. Boots the cached patched kernel twice.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+. "$here/lib.sh"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# guest_names FILE: the result names of the KTAP report a check-one printed
+# after the console, host checks aside
+guest_names() {
+	sed -n '/^KTAP version 1/,$p' "$1" |
+		sed -nE 's/^(not )?ok [0-9]+ ([^#]*[^#[:space:]]).*/\2/p' | grep -v '^host:' || true
+}
+
+rc=0
+env -u RUN_ID make -s -C "$top" --no-print-directory check-one T=scx-selftest:minimal \
+	>"$tmp/one.out" 2>/dev/null || rc=$?
+got=$(guest_names "$tmp/one.out" | paste -sd' ' -)
+check one-test-passes "make check-one T=scx-selftest:minimal exited $rc" test "$rc" -eq 0
+check only-the-match "guest results '$got', want the in-tree minimal test and the runner's completion" \
+	test "$got" = "scx-selftest:minimal scx-selftest:runner-completed"
+check no-skips-for-the-rest "filtered-out tests reported as skips" \
+	sh -c "! grep -qi '# SKIP' '$tmp/one.out'"
+check plan-counts-the-selected "the plan is not 2 guest + 4 host results" grep -qx '1\.\.6' "$tmp/one.out"
+
+rc=0
+env -u RUN_ID make -s -C "$top" --no-print-directory check-one T=no-such-test SCHED_LOAD=off \
+	>"$tmp/none.out" 2>/dev/null || rc=$?
+check no-match-fails "make check-one T=no-such-test exited $rc" test "$rc" -ne 0
+check no-match-says-so "no 'T=no-such-test matched no test' line" \
+	grep -q 'T=no-such-test matched no test' "$tmp/none.out"
+check no-match-lists-names "neither a list of test names nor how to get one" \
+	grep -qE '^#   scx-selftest:minimal$|no full run of this kernel' "$tmp/none.out"
+
+rc=0
+make -s -C "$top" --no-print-directory check-one T='a*b' >"$tmp/bad.out" 2>&1 || rc=$?
+sed 's/^/# /' "$tmp/bad.out"
+check bad-pattern-refused "T='a*b' exited $rc, or without naming T" \
+	sh -c "[ $rc -eq 2 ] && grep -q \"T='a\\*b'\" '$tmp/bad.out'"
+
+# The harness's own runner applies the same rule to its results.
+out=$(T=help:targets "$here/run.sh" 2>&1 || true)
+check harness-filter "T=help:targets did not select exactly help:targets-agree" \
+	test "$(sed -nE 's/^(not )?ok [0-9]+ ([^ #]*).*/\2/p' <<<"$out")" = help:targets-agree
+done_testing
