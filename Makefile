@@ -24,6 +24,8 @@
 #                          patched refuses the scheduler at load
 #   make bench             baseline vs patched kernel benchmark (bench/run.sh)
 #   make bench-compare A=dir B=dir   two stored bench results side by side
+#   make insn-profile      instructions per pipe round trip, per kernel
+#                          function, baseline vs patched (bench/insn-profile.sh)
 #   make veristat          verifier cost per program (veristat), baseline vs
 #                          patched, side by side (bench/veristat.sh)
 #   make clean-cache       drop every cached tree, build and ccache
@@ -305,6 +307,15 @@ bench:
 bench-compare:
 	@[ -n "$(A)" ] && [ -n "$(B)" ] || { echo "ERROR: make bench-compare needs A=<results dir> B=<results dir> (e.g. bench/results/2026-12-05-v2-pipe)" >&2; exit 2; }
 	@bench/compare.sh $(A) $(B)
+
+# Where the pipe round trip's instructions go, per kernel function, on the
+# two bench kernels: a TCG plugin counts them (bench/insn-profile.sh;
+# SCHED, LOOPS, OUT from the environment).
+.PHONY: insn-profile
+insn-profile:
+	@$(MAKE) --no-print-directory payload BASELINE=1 DEBUG= BENCH=1
+	@$(MAKE) --no-print-directory payload BASELINE= DEBUG= BENCH=1
+	@bench/insn-profile.sh $(CACHE_DIR)/build/baseline-bench $(CACHE_DIR)/build/patched-bench
 
 # Verification cost as BPF maintainers read it: veristat from each kernel's
 # tree on scx_simple, scx_qmap, scx_central and scx_flatcg, one boot per

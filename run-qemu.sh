@@ -30,6 +30,8 @@ Options:
   --interactive      console on this terminal (Ctrl-A x quits QEMU)
   --system-map FILE  symbols for the vCPU snapshot taken on a timeout
                      (default: System.map of the tree the bzImage is in)
+  --plugin SPEC      a TCG plugin, as QEMU's -plugin takes it
+                     (bench/insn-profile.sh counts instructions with one)
   -h, --help         this text
 
 Exit status:
@@ -57,7 +59,7 @@ USAGE
 }
 
 kernel="" initrd="" append="" why="" logf="./qemu-console.log" timeout=600
-smp=2 memory=2G accel=auto icount=0 interactive=0 sysmap=""
+smp=2 memory=2G accel=auto icount=0 interactive=0 sysmap="" plugin=""
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--kernel) kernel=${2:-} && shift ;;
@@ -71,6 +73,7 @@ while [ $# -gt 0 ]; do
 	--icount) icount=1 ;;
 	--interactive) interactive=1 ;;
 	--system-map) sysmap=${2:-} && shift ;;
+	--plugin) plugin=${2:-} && shift ;;
 	-h | --help) usage && exit 0 ;;
 	*) echo "run-qemu.sh: unknown option '$1' (see --help)" >&2 && exit 64 ;;
 	esac
@@ -178,7 +181,8 @@ rm -f "$snapf"
 # SeaBIOS's MP table, which lists only the first CPU of each socket.
 qemu=(qemu-system-x86_64 "${accel_args[@]}" -smp "$smp,sockets=$smp,cores=1,threads=1" -m "$memory"
 	-nodefaults -no-user-config -display none -no-reboot
-	"${serial_args[@]}" -kernel "$kernel" -initrd "$initrd" -append "$cmdline")
+	"${serial_args[@]}" -kernel "$kernel" -initrd "$initrd" -append "$cmdline"
+	${plugin:+-plugin "$plugin"})
 log "qemu: console log $logf"
 
 start=$(date +%s)

@@ -1,9 +1,11 @@
 # Result-line helpers for guest suites (busybox ash; sourced).
 #
-# A suite prints one KTAP-style line per test, numbered from 1 within the
-# suite: "ok N name", "not ok N name", "ok N name # SKIP reason". The host
-# (scripts/ktap-report.sh) collects and renumbers them. Diagnostics are
-# lines starting with "# ". ktap_done's status is the suite's status.
+# A suite prints its plan ("1..N", ktap_plan) before its first test, then
+# one KTAP-style line per test, numbered from 1 within the suite: "ok N
+# name", "not ok N name", "ok N name # SKIP reason". The host
+# (scripts/ktap-report.sh) nests each suite's lines under it as a subtest.
+# Diagnostics are lines starting with "# ". ktap_done's status is the
+# suite's status.
 
 _ktap_n=0
 _ktap_failed=0
@@ -25,6 +27,17 @@ scx_t_suite() {
 	*:*) case "$1" in *"${SCX_T%%:*}") return 0 ;; esac; return 1 ;;
 	esac
 	return 0
+}
+
+# ktap_plan NAME...: the suite's plan, printed before its tests run: how
+# many of the NAMEs T= selects ("1..0" when none: the host then leaves the
+# suite out). The host fails a planned test that never reports.
+ktap_plan() {
+	_p=0
+	for _t in "$@"; do
+		if scx_t_wants "$_t"; then _p=$((_p + 1)); fi
+	done
+	echo "1..$_p"
 }
 
 ktap_ok() {

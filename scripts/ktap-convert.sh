@@ -1,17 +1,20 @@
 #!/usr/bin/env bash
 # A KTAP report (scripts/ktap-report.sh's output) for machines, counted as
 # the report's last line counts ("ok ... # SKIP why" is a skip, "not ok" a
-# failure whatever follows). One parser, two outputs:
-#   junit  JUnit XML, which CI systems render: one <testsuite> named SUITE,
-#          one <testcase> per result line, <failure>/<skipped>; the "# "
-#          diagnostic lines become the suite's <system-out>
-#   json   {"suite", "passed", "failed", "skipped", "tests": [{"name",
-#          "result": "pass"|"fail"|"skip", "reason"}]}
+# failure whatever follows). The report nests one subtest per suite; the
+# tests are the indented result lines, the suites' own lines only group
+# them (a flat document's lines are all tests). One parser, two outputs:
+#   junit  JUnit XML, which CI systems render: one <testsuite> per suite,
+#          named RUN/suite, one <testcase> per test, <failure>/<skipped>;
+#          the "# " diagnostic lines at the top level become the last
+#          suite's <system-out>
+#   json   {"suite": RUN, "passed", "failed", "skipped", "tests": [{"suite",
+#          "name", "result": "pass"|"fail"|"skip", "reason"}]}
 #
-# Usage: ktap-convert.sh junit|json SUITE < report.ktap > junit.xml|summary.json
+# Usage: ktap-convert.sh junit|json RUN < report.ktap > junit.xml|summary.json
 set -euo pipefail
 [ $# -eq 2 ] && case $1 in junit | json) ;; *) false ;; esac ||
-	{ echo "usage: $0 junit|json SUITE < KTAP > XML|JSON" >&2; exit 2; }
+	{ echo "usage: $0 junit|json RUN < KTAP > XML|JSON" >&2; exit 2; }
 
 awk -v format="$1" -v suite="$2" '
 function xml(s) {
@@ -24,9 +27,13 @@ function json(s) {
 	gsub(/[\001-\037]/, " ", s)
 	return s
 }
-/^(not )?ok [0-9]+ / {
-	notok = ($1 == "not")
+/^ +# Subtest: / { cur = $0; sub(/^ +# Subtest: /, "", cur); nested = 1; next }
+# a suite'"'"'s own line (after its subtests) only closes it
+nested && /^(not )?ok [0-9]+ / { next }
+/^ *(not )?ok [0-9]+ / {
 	line = $0
+	sub(/^ +/, "", line)
+	notok = (substr(line, 1, 4) == "not ")
 	sub(/^(not )?ok [0-9]+ /, "", line)
 	name = line; why = ""
 	if ((i = index(line, " # ")) > 0) {
@@ -34,34 +41,43 @@ function json(s) {
 	}
 	n++
 	tc[n] = name
+	grp[n] = cur
+	if (!(cur in seen)) { seen[cur] = 1; order[++ng] = cur }
+	gn[cur]++
+	if (notok) gf[cur]++
 	if (notok) { res[n] = "fail"; f++ }
-	else if (why ~ /^[Ss][Kk][Ii][Pp]([ \t]|$)/) { res[n] = "skip"; s++; sub(/^[Ss][Kk][Ii][Pp][ \t]*/, "", why) }
+	else if (why ~ /^[Ss][Kk][Ii][Pp]([ \t]|$)/) { res[n] = "skip"; s++; gs[cur]++; sub(/^[Ss][Kk][Ii][Pp][ \t]*/, "", why) }
 	else { res[n] = "pass"; p++ }
 	msg[n] = why
 	next
 }
 /^# / { out = out substr($0, 3) "\n" }
-function junit(    i, kind) {
+function junit(    g, i, kind, name) {
 	print "<?xml version=\"1.0\" encoding=\"UTF-8\"?>"
 	printf "<testsuites tests=\"%d\" failures=\"%d\" skipped=\"%d\">\n", n, f, s
-	printf "  <testsuite name=\"%s\" tests=\"%d\" failures=\"%d\" skipped=\"%d\">\n", xml(suite), n, f, s
-	for (i = 1; i <= n; i++) {
-		printf "    <testcase classname=\"%s\" name=\"%s\"", xml(suite), xml(tc[i])
-		kind = res[i] == "fail" ? "failure" : res[i] == "skip" ? "skipped" : ""
-		if (kind == "")
-			print "/>"
-		else
-			printf ">\n      <%s message=\"%s\"/>\n    </testcase>\n", kind, xml(msg[i])
+	for (g = 1; g <= ng; g++) {
+		name = order[g] == "" ? suite : suite "/" order[g]
+		printf "  <testsuite name=\"%s\" tests=\"%d\" failures=\"%d\" skipped=\"%d\">\n", xml(name), gn[order[g]], gf[order[g]], gs[order[g]]
+		for (i = 1; i <= n; i++) {
+			if (grp[i] != order[g])
+				continue
+			printf "    <testcase classname=\"%s\" name=\"%s\"", xml(name), xml(tc[i])
+			kind = res[i] == "fail" ? "failure" : res[i] == "skip" ? "skipped" : ""
+			if (kind == "")
+				print "/>"
+			else
+				printf ">\n      <%s message=\"%s\"/>\n    </testcase>\n", kind, xml(msg[i])
+		}
+		if (g == ng && out != "")
+			printf "    <system-out>%s</system-out>\n", xml(out)
+		print "  </testsuite>"
 	}
-	if (out != "")
-		printf "    <system-out>%s</system-out>\n", xml(out)
-	print "  </testsuite>"
 	print "</testsuites>"
 }
 function summary(    i) {
 	printf "{\"suite\": \"%s\", \"passed\": %d, \"failed\": %d, \"skipped\": %d, \"tests\": [", json(suite), p, f, s
 	for (i = 1; i <= n; i++)
-		printf "%s\n  {\"name\": \"%s\", \"result\": \"%s\", \"reason\": \"%s\"}", (i > 1 ? "," : ""), json(tc[i]), res[i], json(msg[i])
+		printf "%s\n  {\"suite\": \"%s\", \"name\": \"%s\", \"result\": \"%s\", \"reason\": \"%s\"}", (i > 1 ? "," : ""), json(grp[i]), json(tc[i]), res[i], json(msg[i])
 	print "\n]}"
 }
 END { if (format == "junit") junit(); else summary() }'

@@ -1,11 +1,16 @@
 #!/usr/bin/env bash
 # Stage 8: console log -> one KTAP document and a pass/fail count.
 #
-# Guest suites print "ok N name" / "not ok N name" [# SKIP reason] lines,
-# numbered per suite; the guest repeats them between SCX-RESULTS-BEGIN/END
-# at the end (safe from interleaved kernel messages). Those are collected
-# (falling back to the live lines if the guest never got that far),
-# renumbered, and followed by host-side verdicts: results were reported,
+# The guest's check payload names the suites it will run ("# suites: A B"),
+# then each suite ("# suite: A") prints its plan ("1..N") before its
+# tests' "ok N name" / "not ok N name" [# SKIP reason] lines; the guest
+# repeats all of it between SCX-RESULTS-BEGIN/END at the end (safe from
+# interleaved kernel messages). Those are collected (falling back to the
+# live lines if the guest never got that far) into one nested KTAP
+# document: the kernel's run -> one subtest per suite -> its tests. A
+# planned test that never reported, a suite that printed no plan and a
+# planned suite that never started are failures of their own. Host-side
+# verdicts form the last suite, "host": results were reported,
 # the guest reached its exit marker with status 0, and the console is free
 # of kernel splats (scripts/splat-patterns.txt; known ones listed in
 # scripts/known-splats.txt are reported as a SKIP instead, and splats a
@@ -43,9 +48,19 @@ while [ $# -gt 0 ]; do
 	shift
 done
 
-results=() # "ok|not ok<TAB>name and directive"
-notes=()   # diagnostic lines printed after the results (the first splat)
-add() { results+=("$1"$'\t'"$2"); }
+# Suites in order; each result is "SUITE<TAB>ok|not ok<TAB>name and
+# directive"; plan[SUITE] is its "1..N" (unset: none printed).
+suites=() results=()
+declare -A plan=()
+notes=() # diagnostic lines printed after the results (the first splat)
+suite=host
+new_suite() {
+	suite=$1
+	printf '%s\n' "${suites[@]}" | grep -qxF -- "$1" || suites+=("$1")
+}
+# of_suite SUITE: its results, "ok|not ok<TAB>rest" a line
+of_suite() { printf '%s\n' "${results[@]}" | awk -F'\t' -v st="$1" '$1 == st { sub(/^[^\t]*\t/, ""); print }'; }
+add() { results+=("$suite"$'\t'"$1"$'\t'"$2"); }
 
 # The declared skips: NAME_REGEX;REASON_REGEX;WHY a line. No file, no
 # declared skip: every skip fails.
@@ -66,8 +81,10 @@ is_declared() {
 }
 
 if [ -n "$stage_failed" ]; then
+	new_suite host
 	add "not ok" "build # $stage_failed failed before the guest ran; see the errors above"
 elif [ -z "$log" ] || [ ! -f "$log" ]; then
+	new_suite host
 	add "not ok" "console-log # no console log at '${log}'"
 else
 	clean=$(tr -d '\r' <"$log")
@@ -77,11 +94,23 @@ else
 			on { buf = buf $0 "\n" }
 			END { printf "%s", last }' <<<"$clean")
 	else
-		guest=$(grep -E '^(not )?ok [0-9]+ ' <<<"$clean" || true)
+		guest=$(grep -E '^(# suites?: |1\.\.[0-9]+$|(not )?ok [0-9]+ )' <<<"$clean" || true)
 	fi
-	nguest=0
+	nguest=0 expected=""
+	suite=""
 	while IFS= read -r l; do
+		case "$l" in
+		"# suites:"*) expected=${l#"# suites:"} && continue ;;
+		"# suite: "*) new_suite "${l#"# suite: "}" && continue ;;
+		esac
+		if [[ $l =~ ^1\.\.([0-9]+)$ ]]; then
+			# a suite's first plan line is its plan
+			[ -n "$suite" ] && [ -z "${plan[$suite]+set}" ] && plan[$suite]=${BASH_REMATCH[1]}
+			continue
+		fi
 		[[ $l =~ ^(not\ ok|ok)\ [0-9]+\ (.*)$ ]] || continue
+		# a result before any suite marker: a guest that prints no suites
+		[ -n "$suite" ] || new_suite guest
 		verdict=${BASH_REMATCH[1]} rest=${BASH_REMATCH[2]}
 		# the same skip test as the count below
 		if [ "$verdict" = ok ] && [[ $rest =~ ^([^#]*[^#[:space:]])[[:space:]]*\#\ *[Ss][Kk][Ii][Pp]([[:space:]]+(.*))?$ ]]; then
@@ -94,13 +123,37 @@ else
 		nguest=$((nguest + 1))
 	done <<<"$guest"
 
+	# Each suite against its plan; then the planned suites that never ran.
+	for st in "${suites[@]}"; do
+		got=$(of_suite "$st" | grep -c . || true)
+		suite=$st
+		if [ -z "${plan[$st]+set}" ]; then
+			add "not ok" "$st:plan # the suite printed no plan (1..N) before its tests"
+		elif [ "$got" -lt "${plan[$st]}" ]; then
+			for ((k = got + 1; k <= plan[$st]; k++)); do
+				add "not ok" "$st:unreported-$k # planned ${plan[$st]} tests, $got reported: the suite stopped early or lost a result"
+			done
+		elif [ "$got" -gt "${plan[$st]}" ]; then
+			add "not ok" "$st:plan # planned ${plan[$st]} tests, $got reported"
+		fi
+	done
+	for st in $expected; do
+		printf '%s\n' "${suites[@]}" | grep -qxF "$st" && continue
+		new_suite "$st"
+		add "not ok" "$st:started # planned, but the guest never started it (crash, hang or early exit: see $log)"
+	done
+	new_suite host
+
 	if [ "$nguest" -gt 0 ]; then
 		add "ok" "host:guest-reported-results"
 	elif [ -n "$filter" ]; then
 		add "not ok" "host:guest-reported-results # T=$filter matched no test (a plain substring of suite:test names)"
 		if [ -n "$names_from" ] && [ -f "$names_from" ]; then
 			notes+=("the tests of the last full run ($names_from):")
-			while IFS= read -r n; do notes+=("  $n"); done < <(sed -nE 's/^(not )?ok [0-9]+ ([^#]*[^#[:space:]]).*/\2/p' "$names_from" | grep -v '^host:')
+			# the tests of a nested report are its indented lines
+			lead='^'
+			grep -q '^    # Subtest: ' "$names_from" && lead='^    '
+			while IFS= read -r n; do notes+=("  $n"); done < <(sed -nE "s/$lead(not )?ok [0-9]+ ([^#]*[^#[:space:]]).*/\\2/p" "$names_from" | grep -v '^host:')
 		else
 			notes+=("no full run of this kernel is stored yet to list the tests: run make check-one once without T=")
 		fi
@@ -146,22 +199,40 @@ else
 	fi
 fi
 
-passed=0 failed=0 skipped=0 n=0
-echo "KTAP version 1"
-echo "1..${#results[@]}"
-for r in "${results[@]}"; do
-	n=$((n + 1))
-	verdict=${r%%$'\t'*} rest=${r#*$'\t'}
-	echo "$verdict $n $rest"
-	# "not ok ... # SKIP" is a failure, as tests/harness/run.sh counts it:
-	# a skip is only ever an "ok" line with the directive
-	if [ "$verdict" = ok ] && [[ $rest =~ \#\ *[Ss][Kk][Ii][Pp]([[:space:]]|$) ]]; then
-		skipped=$((skipped + 1))
-	elif [ "$verdict" = ok ]; then
-		passed=$((passed + 1))
-	else
-		failed=$((failed + 1))
+# A suite that T= emptied (plan 0, nothing reported) is left out.
+shown=()
+for st in "${suites[@]}"; do
+	if [ "${plan[$st]:-}" = 0 ] && [ -z "$(of_suite "$st")" ]; then
+		continue
 	fi
+	shown+=("$st")
+done
+
+passed=0 failed=0 skipped=0 s=0
+echo "KTAP version 1"
+echo "1..${#shown[@]}"
+for st in "${shown[@]}"; do
+	s=$((s + 1))
+	mapfile -t mine < <(of_suite "$st")
+	echo "    KTAP version 1"
+	echo "    # Subtest: $st"
+	echo "    1..${#mine[@]}"
+	n=0 sfail=0
+	for r in "${mine[@]}"; do
+		n=$((n + 1))
+		verdict=${r%%$'\t'*} rest=${r#*$'\t'}
+		echo "    $verdict $n $rest"
+		# "not ok ... # SKIP" is a failure, as tests/harness/run.sh counts
+		# it: a skip is only ever an "ok" line with the directive
+		if [ "$verdict" = ok ] && [[ $rest =~ \#\ *[Ss][Kk][Ii][Pp]([[:space:]]|$) ]]; then
+			skipped=$((skipped + 1))
+		elif [ "$verdict" = ok ]; then
+			passed=$((passed + 1))
+		else
+			failed=$((failed + 1)) sfail=1
+		fi
+	done
+	if [ "$sfail" = 0 ]; then echo "ok $s $st"; else echo "not ok $s $st"; fi
 done
 for l in "${notes[@]}"; do
 	printf '# %s\n' "$l"

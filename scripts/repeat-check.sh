@@ -45,7 +45,7 @@ for i in $(seq 1 "$n"); do
 	echo "boot $i/$n: ${secs}s, exit $rc: $summary (output: $out)"
 	if [ "$rc" -ne 0 ]; then
 		failed=$((failed + 1))
-		grep -E '^not ok ' "$out" | sed 's/^/  /' || true
+		grep -E '^ *not ok ' "$out" | sed 's/^/  /' || true
 		[ "$keep_going" -eq 1 ] || {
 			n=$i
 			break

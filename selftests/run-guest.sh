@@ -138,9 +138,27 @@ fi
 nmatrix=0
 want matrix && nmatrix=1
 
+# The plan, before any test runs: the names of every test the lists above
+# hold, as the loops below name them, counted when T= selects them.
+neg=neg
+[ "$V" = baseline ] && neg=baseline-diff
+planned=$(
+	[ $nmatrix -eq 1 ] && echo matrix
+	sed 's/^/callsite:/' "$TMP/groups"
+	awk -v neg="$neg" '{ print neg ":" $1; print "pos:" $5 }' "$TMP/cases"
+	awk -F'|' '{ gsub(/[ \t]/, "", $1); print "async:" $1 }' "$TMP/async"
+	awk '{ print "prog:" $1 }' "$TMP/progs"
+	awk '{ print "freplace:" $1 }' "$TMP/freplace"
+	[ $next -eq 1 ] && echo ext:task-cgroup
+)
+nplan=0
+for tn in $planned; do
+	if sel "$tn"; then nplan=$((nplan + 1)); fi
+done
 cpus=$(cat /sys/devices/system/cpu/online)
 echo "# sched_ext kfunc filters: $V kernel $(uname -r), CPUs $cpus," \
-	"$((nmatrix + $(wc -l < "$TMP/groups") + 2 * $(wc -l < "$TMP/cases") + $(wc -l < "$TMP/async") + $(wc -l < "$TMP/progs") + $(wc -l < "$TMP/freplace") + next)) tests${ONLY:+ ($ONLY)}${SCX_T:+, of which those matching T=$SCX_T run}"
+	"$nplan tests${ONLY:+ ($ONLY)}${SCX_T:+ (T=$SCX_T)}"
+echo "1..$nplan"
 [ "$cpus" = 0 ] && echo "# only one CPU: ops.select_cpu never runs (tasks cannot move), pos:select-cpu-* fails"
 
 [ -e /sys/kernel/sched_ext/state ] || echo "# no /sys/kernel/sched_ext: is CONFIG_SCHED_CLASS_EXT set?"

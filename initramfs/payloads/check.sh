@@ -24,13 +24,25 @@ run_suite() {
 	name=$1
 	shift
 	wanted "$name" || return 0
-	echo "# suite: $name"
+	echo "# suite: $name" | tee -a "$out"
 	# Only stdout is collected; suites send raw tool output to stderr.
 	if ! "$@" | tee -a "$out"; then
 		echo "# suite $name failed"
 		rc=1
 	fi
 }
+
+# The run's plan: every suite that will run, before the first one does, so
+# the host can tell a suite that never started from one that was not asked.
+planned=
+for s in /scx/suites/*.sh; do
+	[ -e "$s" ] || continue
+	wanted "$(basename "$s" .sh)" && planned="$planned $(basename "$s" .sh)"
+done
+for s in selftests sched-load; do
+	wanted "$s" && planned="$planned $s"
+done
+echo "# suites:$planned" | tee -a "$out"
 
 for s in /scx/suites/*.sh; do
 	[ -e "$s" ] || continue
@@ -40,7 +52,7 @@ done
 # a payload build that lost it must not look like a shorter green run.
 missing() {
 	wanted "$1" || return 0
-	run_suite "$1" echo "not ok 1 $1 # $2 is not in the initramfs (payload build lost it: rebuild with make payload)"
+	run_suite "$1" printf '1..1\nnot ok 1 %s # %s is not in the initramfs (payload build lost it: rebuild with make payload)\n' "$1" "$2"
 	rc=1
 }
 # The project's tests want the kernel kind (patched|baseline).
@@ -62,7 +74,8 @@ for arg in $(cat /proc/cmdline); do
 done
 if [ "$sched_load" = off ]; then
 	case "sched-load" in
-	*"${SCX_T:-}"*) run_suite sched-load echo "ok 1 sched-load # SKIP scx.sched_load=off" ;;
+	*"${SCX_T:-}"*) run_suite sched-load printf '1..1\nok 1 sched-load # SKIP scx.sched_load=off\n' ;;
+	*) run_suite sched-load echo "1..0" ;;
 	esac
 elif [ -x /sched-load/run-guest.sh ]; then
 	run_suite sched-load /sched-load/run-guest.sh \
@@ -74,7 +87,7 @@ fi
 loglevel=$(cut -f1 /proc/sys/kernel/printk)
 echo 1 >/proc/sys/kernel/printk
 echo "SCX-RESULTS-BEGIN"
-grep -E '^(not )?ok [0-9]+ ' "$out"
+grep -E '^(# suites?: |1\.\.[0-9]+$|(not )?ok [0-9]+ )' "$out"
 echo "SCX-RESULTS-END"
 echo "$loglevel" >/proc/sys/kernel/printk
 exit "$rc"

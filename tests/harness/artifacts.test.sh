@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# What a run leaves for CI: the KTAP document scripts/ktap-report.sh writes
-# parses with the kernel's own KTAP parser (tools/testing/kunit/kunit.py
-# parse) to the same totals as its last line, and scripts/ktap-convert.sh junit
-# turns it into JUnit XML with those totals too.
+# What a run leaves for CI: the nested KTAP document scripts/ktap-report.sh
+# writes (run -> suites -> tests) parses with the kernel's own KTAP parser
+# (tools/testing/kunit/kunit.py parse) to the same totals as its last line,
+# a planned test that never reported and a planned suite that never ran
+# counting as failures, and scripts/ktap-convert.sh turns it into JUnit XML
+# and JSON with those totals too.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
@@ -11,8 +13,10 @@ top=$(cd "$here/../.." && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-printf '%s\n' "init: fake guest" "ok 1 plain" "not ok 2 broken # it broke" \
-	"ok 3 declared # SKIP why" "ok 4 name with <xml> & \"quotes\"" \
+# Three planned suites: one complete, one a result short, one never run.
+printf '%s\n' "init: fake guest" "# suites: one two three" \
+	"# suite: one" "1..2" "ok 1 plain" "not ok 2 broken # it broke" \
+	"# suite: two" "1..3" "ok 1 declared # SKIP why" "ok 2 name with <xml> & \"quotes\"" \
 	"SCX-GUEST-EXIT: 0" >"$tmp/console.log"
 # the skip is declared (declared-skips.test.sh tests undeclared ones)
 echo '^declared$;^why$;a declared skip' >"$tmp/declared"
@@ -21,6 +25,11 @@ last=$(tail -n 1 "$tmp/report.ktap")
 read -r p f s < <(sed -E 's/^([0-9]+) passed, ([0-9]+) failed(, ([0-9]+) skipped)?$/\1 \2 \4/' <<<"$last")
 s=${s:-0}
 echo "# report: $last"
+check plan-shortfall-fails "no 'not ok ... two:unreported-3' line" grep -qE '^ +not ok 3 two:unreported-3 ' "$tmp/report.ktap"
+check unstarted-suite-fails "no 'not ok ... three:started' line" grep -qE '^ +not ok 1 three:started ' "$tmp/report.ktap"
+check suites-nested "the suites are not the document's subtests (one two three host)" \
+	test "$(sed -n 's/^    # Subtest: //p' "$tmp/report.ktap" | paste -sd' ' -)" = "one two three host"
+check totals "want '6 passed, 3 failed, 1 skipped', got '$last'" test "$last" = "6 passed, 3 failed, 1 skipped"
 
 # the kernel's parser, from the pristine tree the kernels are built from
 kunit=$(ls -d "$CACHE_DIR"/pristine/*/tools/testing/kunit/kunit.py 2>/dev/null | head -1 || true)

@@ -162,7 +162,7 @@ check "panic:log-kept" "the console log lacks the panic" \
 	grep -q 'Kernel panic - not syncing: Attempted to kill init' "$tmp/panic.log"
 rc=0 && "$top/scripts/ktap-report.sh" --qemu-rc 70 "$tmp/panic.log" >"$tmp/panic.ktap" || rc=$?
 check "panic:report-fails" "ktap-report exit $rc; $(tail -2 "$tmp/panic.ktap")" \
-	bash -c '[ "$1" != 0 ] && grep -q "^not ok .*host:console-free-of-splats # kernel panic" "$2" && tail -1 "$2" | grep -qE "^[0-9]+ passed, [1-9][0-9]* failed"' _ "$rc" "$tmp/panic.ktap"
+	bash -c '[ "$1" != 0 ] && grep -q "^ *not ok .*host:console-free-of-splats # kernel panic" "$2" && tail -1 "$2" | grep -qE "^[0-9]+ passed, [1-9][0-9]* failed"' _ "$rc" "$tmp/panic.ktap"
 
 # The timeout should outlast the boot (a KASAN kernel, or a loaded host,
 # boots slower): three times what the panic case took, plus 10 s.
@@ -188,19 +188,19 @@ check "spin:vcpu-snapshot" "no cpu0 rip and stack lines in $tmp/spin.hang-snapsh
 grep -q 'harness: /init hangs now' "$tmp/hang.log" || echo "# hang: timed out before /init ran (slow boot)"
 rc=0 && "$top/scripts/ktap-report.sh" --qemu-rc 78 "$tmp/hang.log" >"$tmp/hang.ktap" || rc=$?
 check "hang:report-fails" "ktap-report exit $rc; $(tail -2 "$tmp/hang.ktap")" \
-	bash -c '[ "$1" != 0 ] && grep -q "^not ok .*host:guest-exit-marker # no SCX-GUEST-EXIT line: timeout" "$2"' _ "$rc" "$tmp/hang.ktap"
+	bash -c '[ "$1" != 0 ] && grep -q "^ *not ok .*host:guest-exit-marker # no SCX-GUEST-EXIT line: timeout" "$2"' _ "$rc" "$tmp/hang.ktap"
 
 initramfs no-payload
 run_case no-payload 1 'guest payload exited 1' \
 	--kernel "$kernel" --initrd "$tmp/no-payload.cpio" --timeout 300 --append "${HARNESS_APPEND:-} scx.payload=check"
 rc=0 && "$top/scripts/ktap-report.sh" --qemu-rc 1 "$tmp/no-payload.log" >"$tmp/no-payload.ktap" || rc=$?
-check "no-payload:report-names-it" "ktap-report exit $rc; $(grep '^not ok' "$tmp/no-payload.ktap")" \
-	bash -c '[ "$1" != 0 ] && grep -q "^not ok .*scx-selftest:runner-present" "$2"' _ "$rc" "$tmp/no-payload.ktap"
+check "no-payload:report-names-it" "ktap-report exit $rc; $(grep '^ *not ok' "$tmp/no-payload.ktap")" \
+	bash -c '[ "$1" != 0 ] && grep -q "^ *not ok .*scx-selftest:runner-present" "$2"' _ "$rc" "$tmp/no-payload.ktap"
 check "no-payload:log-kept" "the console log lacks the reason" grep -q 'runner not in the initramfs' "$tmp/no-payload.log"
 # The project's suites are wanted by the check payload: missing ones fail.
 for suite in selftests sched-load; do
 	check "no-payload:$suite-missing-fails" "$(grep "$suite" "$tmp/no-payload.ktap" | head -3)" \
-		grep -q "^not ok .*$suite # /$suite/run-guest.sh is not in the initramfs" "$tmp/no-payload.ktap"
+		grep -q "^ *not ok .*$suite # /$suite/run-guest.sh is not in the initramfs" "$tmp/no-payload.ktap"
 done
 
 run_case unknown-payload 63 'guest payload exited 127' \

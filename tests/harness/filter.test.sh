@@ -16,7 +16,7 @@ trap 'rm -rf "$tmp"' EXIT
 # after the console, host checks aside
 guest_names() {
 	sed -n '/^KTAP version 1/,$p' "$1" |
-		sed -nE 's/^(not )?ok [0-9]+ ([^#]*[^#[:space:]]).*/\2/p' | grep -v '^host:' || true
+		sed -nE 's/^    (not )?ok [0-9]+ ([^#]*[^#[:space:]]).*/\2/p' | grep -v '^host:' || true
 }
 
 rc=0
@@ -28,7 +28,11 @@ check only-the-match "guest results '$got', want the in-tree minimal test and th
 	test "$got" = "scx-selftest:minimal scx-selftest:runner-completed"
 check no-skips-for-the-rest "filtered-out tests reported as skips" \
 	sh -c "! grep -qi '# SKIP' '$tmp/one.out'"
-check plan-counts-the-selected "the plan is not 2 guest + 4 host results" grep -qx '1\.\.6' "$tmp/one.out"
+subtests=$(sed -n 's/^    # Subtest: //p' "$tmp/one.out" | paste -sd' ' -)
+check only-its-suite "subtests '$subtests', want the in-tree suite and host" \
+	test "$subtests" = "20-scx-selftests host"
+check plan-counts-the-selected "the in-tree suite's plan is not 1..2" \
+	bash -c "sed -n '/# Subtest: 20-scx-selftests/{n;p}' '$tmp/one.out' | grep -qx '    1\.\.2'"
 
 rc=0
 env -u RUN_ID make -s -C "$top" --no-print-directory check-one T=no-such-test SCHED_LOAD=off \

@@ -25,7 +25,7 @@ sched_load_run() {
 		echo "[  346.284705] sched-load: mark $n"
 		printf '%s\n' "$@"
 		echo "ok $n sched:$name"
-		printf '%s\n' SCX-RESULTS-BEGIN "ok $n sched:$name" SCX-RESULTS-END "SCX-GUEST-EXIT: 0"
+		printf '%s\n' SCX-RESULTS-BEGIN "# suite: sched-load" "1..1" "ok $n sched:$name" SCX-RESULTS-END "SCX-GUEST-EXIT: 0"
 	} >"$f"
 }
 known_count() { "$detect" --known "$1" | grep -c 'deadline\.c:265' || true; }
@@ -37,7 +37,7 @@ check sched-load-hotplug-known "detect-splat exit $rc, want 1 (clean); --known: 
 	test "$rc" = 1 -a "$(known_count "$tmp/in.log")" = 1
 rc=0 && "$top/scripts/ktap-report.sh" --qemu-rc 0 "$tmp/in.log" >"$tmp/in.ktap" || rc=$?
 check sched-load-hotplug-report-passes "ktap-report exit $rc: $(grep -E 'not ok|known-splats' "$tmp/in.ktap")" \
-	bash -c '[ "$1" = 0 ] && grep -q "^ok .* host:known-splats # SKIP" "$2"' _ "$rc" "$tmp/in.ktap"
+	bash -c '[ "$1" = 0 ] && grep -q "^ *ok .* host:known-splats # SKIP" "$2"' _ "$rc" "$tmp/in.ktap"
 
 # The same WARN in another run: an unknown kernel WARNING, the report fails.
 sched_load_run "$tmp/out.log" 5 scx_simple "$warn" "${trace[@]}"
@@ -46,7 +46,7 @@ check outside-hotplug-is-a-splat "detect-splat: '$(cut -f3,5 <<<"$got")', want a
 	bash -c '[ "$(cut -f3 <<<"$1")" = "kernel WARNING" ] && [[ $(cut -f5 <<<"$1") == *sched:scx_simple ]]' _ "$got"
 rc=0 && "$top/scripts/ktap-report.sh" --qemu-rc 0 "$tmp/out.log" >"$tmp/out.ktap" || rc=$?
 check outside-hotplug-report-fails "ktap-report exit $rc: $(grep -E 'not ok|known-splats' "$tmp/out.ktap")" \
-	bash -c '[ "$1" != 0 ] && grep -q "^not ok .* host:console-free-of-splats # kernel WARNING" "$2" && ! grep -q "host:known-splats" "$2"' _ "$rc" "$tmp/out.ktap"
+	bash -c '[ "$1" != 0 ] && grep -q "^ *not ok .* host:console-free-of-splats # kernel WARNING" "$2" && ! grep -q "host:known-splats" "$2"' _ "$rc" "$tmp/out.ktap"
 
 # No test running at all (e.g. at boot): unknown.
 printf '%s\n' "$warn" "${trace[@]}" "SCX-GUEST-EXIT: 0" >"$tmp/boot.log"

@@ -9,7 +9,7 @@ top=$(cd "$here/../.." && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-printf '%s\n' "init: fake guest" "ok 1 plain" "not ok 2 failed-skip # SKIP no reason" \
+printf '%s\n' "init: fake guest" "# suite: guest" "1..4" "ok 1 plain" "not ok 2 failed-skip # SKIP no reason" \
 	"ok 3 declared # SKIP why" "not ok 4 failed" "SCX-GUEST-EXIT: 0" >"$tmp/console.log"
 # the skip is declared (declared-skips.test.sh tests undeclared ones)
 echo '^declared$;^why$;a declared skip' >"$tmp/declared"
@@ -22,5 +22,25 @@ check counts "want '5 passed, 2 failed, 1 skipped', got '$last'" \
 	test "$last" = "5 passed, 2 failed, 1 skipped"
 check exit-non-zero "ktap-report.sh exited 0 with failures" test "$rc" != 0
 check failed-skip-listed "the failed skip is not reported as 'not ok'" \
-	grep -qE '^not ok [0-9]+ failed-skip # SKIP' "$tmp/out"
+	grep -qE '^ +not ok [0-9]+ failed-skip # SKIP' "$tmp/out"
+
+# A suite that prints no plan fails, whatever its results.
+printf '%s\n' "# suite: guest" "ok 1 plain" "SCX-GUEST-EXIT: 0" >"$tmp/noplan.log"
+rc=0
+"$top/scripts/ktap-report.sh" --qemu-rc 0 "$tmp/noplan.log" >"$tmp/noplan.out" || rc=$?
+check no-plan-fails "exit $rc; $(grep -c 'guest:plan' "$tmp/noplan.out") guest:plan line(s)" \
+	bash -c '[ "$1" != 0 ] && grep -qE "^ +not ok 2 guest:plan # the suite printed no plan" "$2"' _ "$rc" "$tmp/noplan.out"
+# More results than planned fail too.
+printf '%s\n' "# suite: guest" "1..1" "ok 1 a" "ok 2 b" "SCX-GUEST-EXIT: 0" >"$tmp/over.log"
+rc=0
+"$top/scripts/ktap-report.sh" --qemu-rc 0 "$tmp/over.log" >"$tmp/over.out" || rc=$?
+check over-plan-fails "exit $rc: $(grep 'guest:plan' "$tmp/over.out")" \
+	bash -c '[ "$1" != 0 ] && grep -q "guest:plan # planned 1 tests, 2 reported" "$2"' _ "$rc" "$tmp/over.out"
+# A suite T= emptied ("1..0", nothing reported) is left out, not failed.
+printf '%s\n' "# suites: empty guest" "# suite: empty" "1..0" "# suite: guest" "1..1" "ok 1 a" \
+	"SCX-GUEST-EXIT: 0" >"$tmp/empty.log"
+rc=0
+"$top/scripts/ktap-report.sh" --qemu-rc 0 "$tmp/empty.log" >"$tmp/empty.out" || rc=$?
+check emptied-suite-left-out "exit $rc; subtests: $(sed -n 's/^    # Subtest: //p' "$tmp/empty.out" | paste -sd' ' -)" \
+	bash -c '[ "$1" = 0 ] && ! grep -q "Subtest: empty" "$2"' _ "$rc" "$tmp/empty.out"
 done_testing

@@ -1,0 +1,77 @@
+#!/usr/bin/env python3
+"""Guest instructions per pipe round trip, per kernel function, baseline vs
+patched, from tb-count plugin dumps of two boots per kernel that differ only
+in the number of round trips (the difference cancels boot, scheduler loads
+and everything else that does not scale with round trips).
+
+Usage: attribute.py ROUND_TRIPS_DIFF TOP \
+           BASE_VMLINUX_NM BASE_SHORT.tb BASE_LONG.tb \
+           PATCH_VMLINUX_NM PATCH_SHORT.tb PATCH_LONG.tb
+The nm files are `nm -n vmlinux` output.
+"""
+import bisect
+import sys
+
+
+def load_syms(path):
+    addrs, names = [], []
+    with open(path) as f:
+        for line in f:
+            parts = line.split()
+            if len(parts) != 3 or parts[1] not in "tTwW":
+                continue
+            addrs.append(int(parts[0], 16))
+            names.append(parts[2])
+    end = None
+    with open(path) as f:
+        for line in f:
+            parts = line.split()
+            if len(parts) == 3 and parts[2] == "_etext":
+                end = int(parts[0], 16)
+    return addrs, names, end
+
+
+def where(syms, va):
+    addrs, names, end = syms
+    if va < 0xffff800000000000:
+        return "[user space]"
+    if end is not None and va >= end or va < addrs[0]:
+        # BPF JIT images and trampolines live outside the kernel's text
+        return "[outside vmlinux text: BPF JIT, trampolines]"
+    i = bisect.bisect_right(addrs, va) - 1
+    return names[i]
+
+
+def per_function(syms, path):
+    out = {}
+    with open(path) as f:
+        for line in f:
+            va, n = line.split()
+            k = where(syms, int(va, 16))
+            out[k] = out.get(k, 0) + int(n)
+    return out
+
+
+def main():
+    diff_rt, top = int(sys.argv[1]), int(sys.argv[2])
+    res = {}
+    for kind, (nm, short, long_) in (("baseline", sys.argv[3:6]), ("patched", sys.argv[6:9])):
+        syms = load_syms(nm)
+        a, b = per_function(syms, short), per_function(syms, long_)
+        res[kind] = {k: (b.get(k, 0) - a.get(k, 0)) / diff_rt for k in set(a) | set(b)}
+    base, pat = res["baseline"], res["patched"]
+    keys = set(base) | set(pat)
+    rows = sorted(keys, key=lambda k: -abs(pat.get(k, 0) - base.get(k, 0)))
+    tb, tp = sum(base.values()), sum(pat.values())
+    print("| function | baseline insns/round trip | patched | patched - baseline |")
+    print("|---|---:|---:|---:|")
+    shown = 0.0
+    for k in rows[:top]:
+        d = pat.get(k, 0) - base.get(k, 0)
+        shown += d
+        print(f"| `{k}` | {base.get(k, 0):.2f} | {pat.get(k, 0):.2f} | {d:+.2f} |")
+    print(f"| (the other {max(0, len(rows) - top)} functions) | | | {tp - tb - shown:+.2f} |")
+    print(f"| **total** | {tb:.2f} | {tp:.2f} | **{tp - tb:+.2f}** |")
+
+
+main()
