@@ -182,7 +182,8 @@ check:
 	@set -o pipefail; rc=0; sums=$$(mktemp); trap 'rm -f $$sums' EXIT; \
 	case "$(SCHED_LOAD)" in quick|full|off) ;; \
 	*) echo "ERROR: SCHED_LOAD: unknown mode '$(SCHED_LOAD)' (quick|full|off)" >&2; exit 2 ;; esac; \
-	logs=; \
+	logs=; docs=; cdir=$(CACHE_DIR)/runs/check-$(RUN_ID); mkdir -p $$cdir; \
+	ls -1dt $(CACHE_DIR)/runs/check-2* 2>/dev/null | tail -n +$$(( $(KEEP_RUNS) + 1 )) | xargs -r rm -rf; \
 	for k in $(KERNELS); do \
 		case $$k in patched) b= ;; baseline) b=1 ;; \
 		*) echo "ERROR: KERNELS: unknown kernel '$$k' (patched|baseline)" >&2; exit 2 ;; esac; \
@@ -190,6 +191,7 @@ check:
 		$(MAKE) --no-print-directory check-one BASELINE=$$b | tee -a $$sums || rc=1; \
 		l=$(CACHE_DIR)/runs/$$k$(if $(call yes,$(DEBUG)),-debug)-$(RUN_ID)/console.log; \
 		[ ! -f $$l ] || logs="$$logs $$l"; \
+		docs="$$docs $$k=$$(dirname $$l)/report.ktap"; \
 	done; \
 	set -- $$logs; \
 	if [ $$# -eq 2 ] && [ "$(KERNELS)" = "patched baseline" ]; then \
@@ -203,11 +205,16 @@ check:
 	fi; \
 	if [ -n "$(call yes,$(DEBUG))" ]; then \
 		echo "==> check: the 6.12 ops.cgroup_move() deadlock, one boot per kernel" >&2; \
-		$(MAKE) --no-print-directory repro-cgroup-move | tee -a $$sums || rc=1; \
+		$(MAKE) --no-print-directory repro-cgroup-move | tee $$cdir/repro-cgroup-move.ktap | tee -a $$sums || rc=1; \
+		docs="$$docs repro-cgroup-move=$$cdir/repro-cgroup-move.ktap"; \
 	fi; \
 	echo "==> check: harness tests (tests/harness)" >&2; \
-	T=$(T) HARNESS_KERNEL=$(BZIMAGE) HARNESS_APPEND=$(KERNEL_APPEND) tests/harness/run.sh | tee -a $$sums || rc=1; \
-	echo; echo "# totals over: $(KERNELS) and the harness tests"; \
+	T=$(T) HARNESS_KERNEL=$(BZIMAGE) HARNESS_APPEND=$(KERNEL_APPEND) tests/harness/run.sh | tee $$cdir/harness.ktap | tee -a $$sums || rc=1; \
+	docs="$$docs harness=$$cdir/harness.ktap"; \
+	scripts/ktap-nest.sh $$docs > $$cdir/report.ktap || rc=1; \
+	ln -sfn $$cdir $(CACHE_DIR)/runs/latest; \
+	echo; echo "# the whole run as one KTAP document: $$cdir/report.ktap ($(CACHE_DIR)/runs/latest)"; \
+	echo "# totals over: $(KERNELS) and the harness tests"; \
 	scripts/sum-totals.sh $$sums || rc=1; \
 	exit $$rc
 
@@ -225,15 +232,18 @@ check-harness: kernel
 # scheduler at load. About 2.5 minutes. scripts/repro-cgroup-move.sh.
 .PHONY: repro-cgroup-move repro-cgroup-move-one
 repro-cgroup-move:
-	@set -o pipefail; rc=0; sums=$$(mktemp); trap 'rm -f $$sums' EXIT; \
+	@set -o pipefail; rc=0; d=$$(mktemp -d); trap 'rm -rf $$d' EXIT; docs=; \
 	for k in $(KERNELS); do \
 		case $$k in patched) b= ;; baseline) b=1 ;; \
 		*) echo "ERROR: KERNELS: unknown kernel '$$k' (patched|baseline)" >&2; exit 2 ;; esac; \
 		echo "==> repro-cgroup-move: $$k kernel" >&2; \
-		$(MAKE) --no-print-directory repro-cgroup-move-one BASELINE=$$b | tee -a $$sums || rc=1; \
+		$(MAKE) --no-print-directory repro-cgroup-move-one BASELINE=$$b > $$d/$$k.ktap || rc=1; \
+		p=$$(grep -c '^ok ' $$d/$$k.ktap || true); f=$$(grep -c '^not ok ' $$d/$$k.ktap || true); \
+		[ $$((p + f)) -gt 0 ] || f=1; \
+		echo "$$p passed, $$f failed" >> $$d/$$k.ktap; docs="$$docs $$k=$$d/$$k.ktap"; \
 	done; \
-	p=$$(grep -c '^ok ' $$sums || true); f=$$(grep -c '^not ok ' $$sums || true); \
-	echo "$$p passed, $$f failed"; [ $$rc -eq 0 ] && [ $$f -eq 0 ]
+	scripts/ktap-nest.sh $$docs > $$d/all.ktap || rc=1; cat $$d/all.ktap; \
+	[ $$rc -eq 0 ] && tail -n 1 $$d/all.ktap | grep -q ' 0 failed' 
 
 repro-cgroup-move-one: initramfs
 	@scripts/repro-cgroup-move.sh --expect $(if $(call yes,$(BASELINE)),hang,refuse) \

@@ -44,6 +44,19 @@ else
 		test "${kn:-x}" = $((p + f + s)) -a "${kp:-x}" = "$p" -a "${kf:-0}" = "$f" -a "${ks:-0}" = "$s"
 fi
 
+# make check's whole-run document: reports nested once more (kernel ->
+# suite -> test); the kernel's parser gives the sum of their totals.
+"$top/scripts/ktap-nest.sh" patched="$tmp/report.ktap" baseline="$tmp/report.ktap" >"$tmp/run.ktap"
+nlast=$(tail -n 1 "$tmp/run.ktap")
+check nest-sums "ktap-nest.sh's last line '$nlast', want $((2 * p)) passed, $((2 * f)) failed, $((2 * s)) skipped" \
+	test "$nlast" = "$((2 * p)) passed, $((2 * f)) failed, $((2 * s)) skipped"
+if [ -n "$kunit" ]; then
+	got=$({ python3 "$kunit" parse <"$tmp/run.ktap" 2>&1 || true; } | sed -n 's/.*Ran \([0-9]*\) tests: passed: \([0-9]*\)\(, failed: \([0-9]*\)\)\?\(, skipped: \([0-9]*\)\)\?.*/\1 \2 \4 \6/p' | tail -1)
+	echo "# kunit.py parse of the nested run: $got"
+	check kunit-nest-totals "kunit.py: '$got', want $((2 * (p + f + s))) $((2 * p)) $((2 * f)) $((2 * s))" \
+		test "$got" = "$((2 * (p + f + s))) $((2 * p)) $((2 * f)) $((2 * s))"
+fi
+
 "$top/scripts/ktap-convert.sh" junit patched <"$tmp/report.ktap" >"$tmp/junit.xml"
 j=$(python3 -c 'import sys, xml.etree.ElementTree as E
 r = E.parse(sys.argv[1]).getroot()

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Several KTAP reports (each ending in its "N passed, N failed[, N skipped]"
+# line) as one document: each becomes a subtest named NAME, the way
+# ktap-report.sh nests suites, and the last line sums theirs. `make check`
+# writes the run's document this way: kernel -> suite -> test, and the
+# harness tests.
+#
+# Usage: ktap-nest.sh NAME=REPORT...
+set -euo pipefail
+[ $# -ge 1 ] || { echo "usage: $0 NAME=REPORT..." >&2; exit 2; }
+for a in "$@"; do
+	[ -f "${a#*=}" ] || { echo "$0: ${a%%=*}: no report at ${a#*=}" >&2; exit 2; }
+done
+
+p=0 f=0 s=0 i=0
+echo "KTAP version 1"
+echo "1..$#"
+for a in "$@"; do
+	i=$((i + 1))
+	name=${a%%=*} file=${a#*=}
+	last=$(tail -n 1 "$file")
+	if [[ $last =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed(,\ ([0-9]+)\ skipped)?$ ]]; then
+		p=$((p + BASH_REMATCH[1])) f=$((f + BASH_REMATCH[2])) s=$((s + ${BASH_REMATCH[4]:-0}))
+		bad=${BASH_REMATCH[2]}
+	else
+		# a report without its totals line is a failure of its own
+		f=$((f + 1)) bad=1
+		last=""
+	fi
+	# the report's own header, then its name, then the rest, indented
+	sed -n '1p' "$file" | sed 's/^/    /'
+	echo "    # Subtest: $name"
+	if [ -n "$last" ]; then sed '1d;$d' "$file"; else sed '1d' "$file"; fi | sed 's/^/    /'
+	[ -n "$last" ] || echo "    not ok 1 $name:totals # the report has no 'N passed, N failed' line"
+	if [ "$bad" = 0 ]; then echo "ok $i $name"; else echo "not ok $i $name"; fi
+done
+summary="$p passed, $f failed"
+[ "$s" = 0 ] || summary="$summary, $s skipped"
+echo "$summary"
