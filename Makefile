@@ -13,7 +13,8 @@
 #                          summed in the last line
 #   make check-one [BASELINE=1]  one kernel's build, boot and report
 #   make check-harness     the harness's own tests (also run by check)
-#   make check-series      per patch: git am, checkpatch --strict, build
+#   make check-series [BOOT=1]   per patch: git am, checkpatch --strict,
+#                          Signed-off-by, kernel-doc, build, W=1 clang+gcc
 #   make deps              install the missing host packages
 #   make kernel [BASELINE=1] [DEBUG=1] [BENCH=1]   build one kernel
 #   make payload | make initramfs   the stages up to the guest image
@@ -32,7 +33,9 @@
 #   make help              this text
 #
 # Variables, set on the command line:
-#   BASELINE DEBUG BENCH VERBOSE   yes/no: 1/0, y/n, yes/no, true/false
+#   BASELINE DEBUG BENCH VERBOSE BOOT   yes/no: 1/0, y/n, yes/no, true/false
+#                            (BOOT: check-series also boots each kernel
+#                            patch and runs its in-tree sched_ext selftests)
 #   KERNELS                  check/repro kernels (patched baseline)
 #   CMD                      make run's guest command
 #   T                        only tests whose suite:test name contains it
@@ -55,7 +58,7 @@ export CACHE_DIR KERNEL_TARBALL
 yes = $(filter 1 y yes true,$(1))
 # A yes/no knob set to anything else (DEBUG=on, BASELINE="yes please") would
 # silently mean "no": refuse it.
-bools := BASELINE DEBUG BENCH VERBOSE
+bools := BASELINE DEBUG BENCH VERBOSE BOOT
 $(foreach v,$(bools),$(if $(filter-out 0 1 y n yes no true false,$(strip $($(v)))),\
 	$(error $(v)='$($(v))': want 1 or 0 (also y/n, yes/no, true/false))))
 # T=PATTERN: only the tests whose "suite:test" name contains PATTERN (a plain
@@ -340,4 +343,4 @@ veristat:
 # Maintainer checks on the series itself: per patch git am, checkpatch
 # --strict and a kernel build (bisectability); not part of `make check`.
 check-series: deps
-	@scripts/check-series.sh $(SERIES) kconfig-fragments/base.config
+	@BOOT=$(if $(call yes,$(BOOT)),1,0) scripts/check-series.sh $(SERIES) kconfig-fragments/base.config

@@ -12,6 +12,9 @@
 #     previous patch (the pristine tree for the first one); gcc compiles
 #     those objects only, in a second worktree: a full gcc kernel per patch
 #     would double the run for code no other object sees,
+#   - with BOOT=1, at every patch that touches kernel code: the in-tree
+#     sched_ext selftests of the tree at that patch, built against its
+#     kernel and run in QEMU (the 20-scx-selftests guest suite), pass,
 # and, once all are applied, that no kf_mask is left in the scheduler.
 #
 # One KTAP line per check; the plain "N passed, N failed" line last. The
@@ -81,6 +84,30 @@ w1_warnings() {
 	grep -E '(warning|error):' "$out" | sed -E 's|^\./||; s|^([^:]+):[0-9]+:[0-9]+:|\1:|' |
 		grep -F -f <(sed 's/$/:/' <<<"$series_files") | sort || true
 }
+# intree_boot N: build the tree's sched_ext selftests runner, pack it with
+# the guest suites, boot the patch's kernel and print the KTAP report.
+repo=$(dirname "$here")
+intree_boot() {
+	local pl=$dir/.scx-boot-payload rc=0
+	rm -rf "$pl"
+	mkdir -p "$pl/usr/bin" "$pl/scx"
+	# as scripts/build-payload.sh builds it, not as a sub-make of ours
+	(unset MAKELEVEL MAKEFLAGS MFLAGS MAKEOVERRIDES
+		nice -n 10 make -j"$(nproc)" LLVM="$LLVM_SUFFIX" CLANG="clang$LLVM_SUFFIX" \
+			LLVM_STRIP="llvm-strip$LLVM_SUFFIX" -C "$dir/tools/testing/selftests/sched_ext") \
+		>"$dir/.scx-boot-build-$1.log" 2>&1 || {
+		echo "not ok 1 build # the in-tree selftests did not build: $(grep -m3 -E 'error' "$dir/.scx-boot-build-$1.log" | paste -sd' ' -)"
+		return 0
+	}
+	install -m 0755 "$dir/tools/testing/selftests/sched_ext/runner" "$pl/usr/bin/runner"
+	echo patched >"$pl/scx/variant"
+	"$repo/initramfs/build-initramfs.sh" "$dir" "$dir/.scx-boot-$1.cpio" "$pl" >/dev/null 2>&1
+	"$repo/run-qemu.sh" --kernel "$dir/arch/x86/boot/bzImage" --initrd "$dir/.scx-boot-$1.cpio" \
+		--log "$dir/.scx-boot-console-$1.log" --timeout 1200 \
+		--append "scx.payload=check scx.suites=scx-selftests scx.sched_load=off" >/dev/null 2>&1 || rc=$?
+	"$here/ktap-report.sh" --qemu-rc "$rc" "$dir/.scx-boot-console-$1.log" || true
+}
+
 declare -A w1_prev
 for cc in clang gcc; do
 	t=$dir
@@ -116,7 +143,13 @@ kdoc_warnings() {
 }
 
 echo "KTAP version 1"
-echo "1..$(($(wc -l <<<"$patches") * 7 + 1))"
+boots=0
+if [ "${BOOT:-0}" = 1 ]; then
+	for p in $patches; do
+		grep -qE '^\+\+\+ b/(kernel|include)/' "$p" && boots=$((boots + 1))
+	done
+fi
+echo "1..$(($(wc -l <<<"$patches") * 7 + boots + 1))"
 echo "# W=1 objects: $(echo $objects); pristine tree: $(grep -c . <<<"${w1_prev[clang]}" || true) clang, $(grep -c . <<<"${w1_prev[gcc]}" || true) gcc warning(s) in the series' files"
 i=0
 while read -r p; do
@@ -199,7 +232,15 @@ while read -r p; do
 	fi
 
 	git -C "$gdir" checkout -q --detach "$(git -C "$dir" rev-parse HEAD)"
+	kernel_touched=0
+	grep -qE '^\+\+\+ b/(kernel|include)/' "$p" && kernel_touched=1
 	for cc in clang gcc; do
+		if [ "$kernel_touched" = 0 ]; then
+			# no kernel file changed: the objects are the previous patch's
+			result OK "w1-$cc:$name"
+			echo "# no kernel or include file touched: the series' objects are unchanged"
+			continue
+		fi
 		t=$dir
 		[ "$cc" = clang ] || t=$gdir
 		now=$(w1_warnings "$cc" "$t")
@@ -213,6 +254,17 @@ $new"
 		fi
 		w1_prev[$cc]=$now
 	done
+
+	if [ "${BOOT:-0}" = 1 ] && [ "$kernel_touched" = 1 ]; then
+		start=$(date +%s)
+		rep=$(intree_boot "$i")
+		if grep -qE '^[1-9][0-9]* passed, 0 failed' <<<"$(tail -n 1 <<<"$rep")"; then
+			result OK "intree-selftests:$name"
+		else
+			result FAIL "intree-selftests:$name" "$(grep -E '^ *not ok|passed,' <<<"$rep" | head -20)"
+		fi
+		echo "# in-tree selftests at this patch: $(tail -n 1 <<<"$rep") ($(($(date +%s) - start)) s; console $dir/.scx-boot-console-$i.log)"
+	fi
 done <<<"$patches"
 
 left=$(cd "$dir" && grep -rn kf_mask kernel/sched include/linux/sched || true)
