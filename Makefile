@@ -171,10 +171,19 @@ kernel: deps
 payload: kernel
 	@scripts/build-payload.sh $(TREE) $(KIND) $(PAYLOAD)
 
-# Under the payload's lock: a concurrent run may be restaging it.
+# Under the payload's lock: a concurrent run may be restaging it. The
+# baseline guest also gets the patched tree's in-tree selftests runner, as
+# /usr/bin/runner-patched, when a patched payload was built: the series'
+# new in-tree tests run there against 6.12 (selftests/intree-diff.list).
+PATCHED_RUNNER := $(firstword $(wildcard $(CACHE_DIR)/build/patched/tools/testing/selftests/sched_ext/runner \
+	$(CACHE_DIR)/build/patched-debug/tools/testing/selftests/sched_ext/runner))
 initramfs: payload
 	@mkdir -p $(RUN_DIR)
-	@flock $(PAYLOAD).lock initramfs/build-initramfs.sh $(TREE) $(INITRD) $(PAYLOAD)
+	@ov=; if [ $(KIND) = baseline ] && [ -n "$(PATCHED_RUNNER)" ]; then \
+		ov=$(RUN_DIR)/patched-runner; mkdir -p $$ov/usr/bin; \
+		install -m 0755 $(PATCHED_RUNNER) $$ov/usr/bin/runner-patched; \
+	fi; \
+	flock $(PAYLOAD).lock initramfs/build-initramfs.sh $(TREE) $(INITRD) $(PAYLOAD) $$ov
 
 # Both kernels by default: the patched one is what we test, the baseline
 # shows the same negative programs caught only at run time there (the

@@ -146,6 +146,9 @@ $NICE $CC -O2 -g -Wall -Werror -static \
 	"$HERE/src/scxk.c" "$B/libbpf/libbpf.a" -lelf -lz -lzstd \
 	-o "$OUT/bin/scxk"
 
+mkdir -p "$OUT/intree-diff"
+cp "$HERE/intree-diff/intree-diff.list" "$OUT/intree-diff/"
+install -m 0755 "$HERE/intree-diff/intree-diff.sh" "$OUT/intree-diff/"
 install -m 0755 "$HERE/run-guest.sh" "$OUT/run-guest.sh"
 echo "$VARIANT" > "$OUT/variant"
 step "done: $(grep -vc "^#" "$OUT/matrix/cells.tsv") matrix cells, $(grep -vc "^#" "$OUT/callsite/cells.tsv") call-site cells, $(ls "$OUT"/cases/*.bpf.o | wc -l) cases -> $OUT"

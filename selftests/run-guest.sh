@@ -33,6 +33,9 @@
 #                          bpf_dummy_ops programs
 #   freplace:<case>        scx_bpf_consume() from an extension, judged as
 #                          the member whose function it replaces
+#   intree-diff:<test>     (baseline) the series' new in-tree tests, from
+#                          the patched tree (runner-patched), on 6.12: they
+#                          fail or pass as intree-diff/intree-diff.list says
 #   ext:task-cgroup        scx_bpf_task_cgroup() from an extension attached
 #                          while its scheduler runs: works on both kernels,
 #                          twice, around a scheduler calling it itself
@@ -44,13 +47,13 @@
 V=${1:-}
 case "$V" in
 patched|baseline) ;;
-*) echo "usage: $0 patched|baseline [matrix,callsite,cases,async,progs]" >&2; exit 2 ;;
+*) echo "usage: $0 patched|baseline [matrix,callsite,cases,async,progs,intree]" >&2; exit 2 ;;
 esac
 ONLY=${2:-}
 for f in $(echo "$ONLY" | tr ',' ' '); do
 	case "$f" in
-	matrix|callsite|cases|async|progs) ;;
-	*) echo "$0: unknown test family '$f' (matrix, callsite, cases, async, progs)" >&2; exit 2 ;;
+	matrix|callsite|cases|async|progs|intree) ;;
+	*) echo "$0: unknown test family '$f' (matrix, callsite, cases, async, progs, intree)" >&2; exit 2 ;;
 	esac
 done
 # want <family>: selected (all are when none is named)
@@ -137,6 +140,10 @@ if want callsite; then
 fi
 nmatrix=0
 want matrix && nmatrix=1
+: > "$TMP/intree"
+if [ "$V" = baseline ] && want intree; then
+	grep -v '^#' "$D/intree-diff/intree-diff.list" | grep '|' | cut -d'|' -f1 | tr -d ' \t' > "$TMP/intree"
+fi
 
 # The plan, before any test runs: the names of every test the lists above
 # hold, as the loops below name them, counted when T= selects them.
@@ -150,6 +157,7 @@ planned=$(
 	awk '{ print "prog:" $1 }' "$TMP/progs"
 	awk '{ print "freplace:" $1 }' "$TMP/freplace"
 	[ $next -eq 1 ] && echo ext:task-cgroup
+	sed 's/^/intree-diff:/' "$TMP/intree"
 )
 nplan=0
 for tn in $planned; do
@@ -260,6 +268,24 @@ done < "$TMP/freplace"
 
 [ $next -eq 1 ] && t "ext:task-cgroup" "$X" ext-task-cgroup "$D/progs/task-cgroup-target.bpf.o" \
 	"$D/progs/task-cgroup-ext.bpf.o" "$SECS" "$V"
+
+# intree-diff:<test>: one intree-diff.sh run checks them all
+if [ -s "$TMP/intree" ] && sel intree-diff:; then
+	${TO:+$TO $MATRIX_LIMIT} "$D/intree-diff/intree-diff.sh" "$D/intree-diff/intree-diff.list" \
+		"$D/matrix/cells.tsv" "$TMP/intree-res" </dev/null
+	[ -f "$TMP/intree-res" ] || : > "$TMP/intree-res"
+	while read -r v rest; do
+		[ "$v" = ok ] || rest=${rest#ok }
+		sel "intree-diff:${rest%% *}" || continue
+		n=$((n + 1))
+		if [ "$v" = ok ]; then
+			echo "ok $n intree-diff:$rest"
+		else
+			echo "not ok $n intree-diff:$rest"
+			failed=$((failed + 1))
+		fi
+	done < "$TMP/intree-res"
+fi
 
 rm -rf "$TMP"
 T1=$(cut -d' ' -f1 /proc/uptime)

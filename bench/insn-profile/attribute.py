@@ -43,35 +43,47 @@ def where(syms, va):
 
 
 def per_function(syms, path):
-    out = {}
+    """Instructions per function, and calls: executions of the blocks that
+    start at the function's first instruction (a loop back to it would
+    count too; the functions in the table do not loop to their entry)."""
+    out, calls = {}, {}
+    starts = dict(zip(syms[0], syms[1]))
     with open(path) as f:
         for line in f:
-            va, n = line.split()
-            k = where(syms, int(va, 16))
-            out[k] = out.get(k, 0) + int(n)
-    return out
+            parts = line.split()
+            va, n = int(parts[0], 16), int(parts[1])
+            k = where(syms, va)
+            out[k] = out.get(k, 0) + n
+            if len(parts) > 2 and starts.get(va) == k:
+                calls[k] = calls.get(k, 0) + int(parts[2])
+    return out, calls
 
 
 def main():
     diff_rt, top = int(sys.argv[1]), int(sys.argv[2])
-    res = {}
+    res, ncalls = {}, {}
     for kind, (nm, short, long_) in (("baseline", sys.argv[3:6]), ("patched", sys.argv[6:9])):
         syms = load_syms(nm)
-        a, b = per_function(syms, short), per_function(syms, long_)
+        (a, ac), (b, bc) = per_function(syms, short), per_function(syms, long_)
         res[kind] = {k: (b.get(k, 0) - a.get(k, 0)) / diff_rt for k in set(a) | set(b)}
+        ncalls[kind] = {k: (bc.get(k, 0) - ac.get(k, 0)) / diff_rt for k in set(ac) | set(bc)}
     base, pat = res["baseline"], res["patched"]
     keys = set(base) | set(pat)
     rows = sorted(keys, key=lambda k: -abs(pat.get(k, 0) - base.get(k, 0)))
     tb, tp = sum(base.values()), sum(pat.values())
-    print("| function | baseline insns/round trip | patched | patched - baseline |")
-    print("|---|---:|---:|---:|")
+    print("| function | baseline insns/round trip | patched | patched - baseline"
+          " | calls/round trip (baseline / patched) | patched - baseline per call |")
+    print("|---|---:|---:|---:|---:|---:|")
     shown = 0.0
     for k in rows[:top]:
         d = pat.get(k, 0) - base.get(k, 0)
         shown += d
-        print(f"| `{k}` | {base.get(k, 0):.2f} | {pat.get(k, 0):.2f} | {d:+.2f} |")
-    print(f"| (the other {max(0, len(rows) - top)} functions) | | | {tp - tb - shown:+.2f} |")
-    print(f"| **total** | {tb:.2f} | {tp:.2f} | **{tp - tb:+.2f}** |")
+        cb, cp = ncalls["baseline"].get(k, 0), ncalls["patched"].get(k, 0)
+        per = f"{d / cp:+.2f}" if abs(cb - cp) < 0.01 and cp >= 0.99 else ""
+        print(f"| `{k}` | {base.get(k, 0):.2f} | {pat.get(k, 0):.2f} | {d:+.2f}"
+              f" | {cb:.2f} / {cp:.2f} | {per} |")
+    print(f"| (the other {max(0, len(rows) - top)} functions) | | | {tp - tb - shown:+.2f} | | |")
+    print(f"| **total** | {tb:.2f} | {tp:.2f} | **{tp - tb:+.2f}** | | |")
 
 
 main()

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * A QEMU TCG plugin: how many guest instructions ran at each translation
- * block address, written to the file given as outfile=PATH when QEMU
- * exits, one "vaddr instructions" line per block start. The kernel's
- * symbols turn it into instructions per function (insn-profile.sh).
+ * block address, and how often the block ran, written to the file given
+ * as outfile=PATH when QEMU exits, one "vaddr instructions executions"
+ * line per translation. The kernel's symbols turn it into instructions
+ * per function, and a function's first block into its calls
+ * (insn-profile.sh).
  *
  * QEMU 7.2 loads plugins of API version 1; the few calls used here are
  * declared below, so no QEMU source is needed to build it.
@@ -66,7 +68,8 @@ static void at_exit(qemu_plugin_id_t id, void *userdata)
 	}
 	for (b = blocks; b; b = b->next)
 		if (b->execs)
-			fprintf(f, "%" PRIx64 " %" PRIu64 "\n", b->vaddr, b->insns * b->execs);
+			fprintf(f, "%" PRIx64 " %" PRIu64 " %" PRIu64 "\n", b->vaddr,
+				b->insns * b->execs, b->execs);
 	fclose(f);
 }
 

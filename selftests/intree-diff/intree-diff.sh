@@ -1,0 +1,51 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# intree-diff.sh LIST CELLS RESULT_FILE: run each test of LIST with
+# runner-patched on this (baseline) kernel and write one line per test to
+# RESULT_FILE: "ok NAME # why" when 6.12 does what LIST says, else
+# "not ok NAME # ...". For the matrix, the set of mismatching cells must be
+# exactly CELLS' patched R cells (op x kfunc), named when it is not.
+# busybox sh and awk.
+LIST=$1 CELLS=$2 RES=$3
+R=runner-patched
+: > "$RES"
+if ! command -v $R >/dev/null; then
+	echo "not ok runner-patched # /usr/bin/runner-patched is not in the initramfs: build the patched payload first (make payload), then the baseline initramfs" >> "$RES"
+	exit 1
+fi
+TMP=${TMPDIR:-/tmp}/intree-diff.$$
+mkdir -p "$TMP"
+grep -v '^#' "$LIST" | grep '|' | while IFS='|' read -r name exp why; do
+	name=$(echo "$name" | tr -d ' \t') exp=$(echo "$exp" | tr -d ' \t')
+	why=$(echo "$why" | sed 's/^[ \t]*//; s/[ \t]*$//')
+	$R -t "$name" > "$TMP/out" 2>&1 < /dev/null
+	# -t is a substring match: the line of this very test
+	got=$(awk -v n="$name" '($1 == "ok" && $3 == n) { print "pass"; exit }
+		($1 == "not" && $4 == n) { print "fail"; exit }' "$TMP/out")
+	[ -n "$got" ] || got=none
+	sed "s/^/# $name| /" "$TMP/out" | grep -E '^# [^|]*\| (ERR|MISMATCH|kfunc_context_matrix:|not ok|ok )' | head -8
+	case "$exp" in
+	pass | fail)
+		if [ "$got" = "$exp" ]; then
+			echo "ok $name # 6.12: $exp, as expected: $why"
+		else
+			echo "not ok $name # 6.12: $got, expected $exp: $why"
+		fi ;;
+	matrix)
+		grep '^MISMATCH ' "$TMP/out" | sed 's/^MISMATCH \([^:]*\):.*/\1/' | sort > "$TMP/got"
+		awk -F'\t' '!/^#/ && $4 == "R" { print $1 " x " $2 }' "$CELLS" | sort > "$TMP/want"
+		extra=$(comm -23 "$TMP/got" "$TMP/want" | wc -l)
+		missing=$(comm -13 "$TMP/got" "$TMP/want" | wc -l)
+		comm -23 "$TMP/got" "$TMP/want" | head -5 | sed "s/^/# $name: mismatch not in the patched R cells: /"
+		comm -13 "$TMP/got" "$TMP/want" | head -5 | sed "s/^/# $name: patched R cell that 6.12 refuses too: /"
+		if [ "$got" = fail ] && [ "$extra" = 0 ] && [ "$missing" = 0 ] && [ -s "$TMP/want" ]; then
+			echo "ok $name # 6.12: fails on exactly the $(wc -l < "$TMP/want") cells the patched table refuses: $why"
+		else
+			echo "not ok $name # 6.12: $got, $(wc -l < "$TMP/got") mismatches, $extra not in the patched R cells, $missing R cells not mismatching"
+		fi ;;
+	*) echo "not ok $name # intree-diff.list: unknown expectation '$exp'" ;;
+	esac >> "$RES"
+done
+rm -rf "$TMP"
+! grep -q '^not ok' "$RES"
