@@ -226,6 +226,7 @@ check:
 	scripts/ktap-nest.sh $$docs > $$cdir/report.ktap || rc=1; \
 	ln -sfn $$cdir $(CACHE_DIR)/runs/latest; \
 	echo; echo "# the whole run as one KTAP document: $$cdir/report.ktap ($(CACHE_DIR)/runs/latest)"; \
+	scripts/ktap-verify.sh $$cdir/report.ktap | tee -a $$sums || rc=1; \
 	echo "# totals over: $(KERNELS) and the harness tests"; \
 	scripts/sum-totals.sh $$sums || rc=1; \
 	exit $$rc

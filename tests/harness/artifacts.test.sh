@@ -57,6 +57,16 @@ if [ -n "$kunit" ]; then
 		test "$got" = "$((2 * (p + f + s))) $((2 * p)) $((2 * f)) $((2 * s))"
 fi
 
+# scripts/ktap-verify.sh (make check runs it on the whole run's document)
+# passes that document and fails one whose test name holds a "#", which the
+# kernel's parser cannot read as a test.
+rc=0 && "$top/scripts/ktap-verify.sh" "$tmp/run.ktap" >"$tmp/verify.out" || rc=$?
+check verify-passes "ktap-verify.sh exit $rc: $(grep 'report:' "$tmp/verify.out")" test "$rc" = 0
+sed 's/^\(    ok 1\) plain$/\1 CPU#1 plain/' "$tmp/report.ktap" >"$tmp/hash.ktap"
+rc=0 && "$top/scripts/ktap-verify.sh" "$tmp/hash.ktap" >"$tmp/verify-hash.out" || rc=$?
+check verify-fails-on-hash-name "ktap-verify.sh exit $rc: $(grep 'report:' "$tmp/verify-hash.out")" \
+	bash -c '[ "$1" != 0 ] && grep -q "^not ok 1 report:kunit-parses # kunit.py parse: [0-9]* error" "$2"' _ "$rc" "$tmp/verify-hash.out"
+
 "$top/scripts/ktap-convert.sh" junit patched <"$tmp/report.ktap" >"$tmp/junit.xml"
 j=$(python3 -c 'import sys, xml.etree.ElementTree as E
 r = E.parse(sys.argv[1]).getroot()

@@ -3,17 +3,18 @@
 # A skip is printed as a skip, never as a pass.
 _n=0
 _failed=0
-ok() { _n=$((_n + 1)) && echo "ok $_n $1"; }
+# A KTAP test name may not hold "#" (it starts the directive): it becomes "_".
+ok() { _n=$((_n + 1)) && echo "ok $_n ${1//#/_}"; }
 not_ok() { # not_ok NAME [WHY...]: WHY lines become diagnostics
 	_n=$((_n + 1)) _failed=$((_failed + 1))
-	local name=$1
+	local name=${1//#/_}
 	shift
 	[ $# -eq 0 ] || printf '%s\n' "$@" | sed 's/^/# /'
 	echo "not ok $_n $name"
 }
-skip() { _n=$((_n + 1)) && echo "ok $_n $1 # SKIP $2"; }
+skip() { _n=$((_n + 1)) && echo "ok $_n ${1//#/_} # SKIP $2"; }
 check() { # check NAME WHY CMD...: ok if CMD succeeds
-	local name=$1 why=$2
+	local name=${1//#/_} why=$2
 	shift 2
 	if "$@"; then ok "$name"; else not_ok "$name" "$why"; fi
 }

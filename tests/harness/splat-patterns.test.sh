@@ -54,7 +54,7 @@ while IFS='|' read -r want line; do
 	log_with "$tmp/log" "$line"
 	got=$("$detect" "$tmp/log" || true)
 	kind=$(cut -f3 <<<"$got")
-	short=$(sed 's/^\[[ 0-9.]*\] //' <<<"$line" | cut -c1-50 | tr ' ' '_')
+	short=$(sed 's/^\[[ 0-9.]*\] //' <<<"$line" | cut -c1-50 | tr ' #' '__')
 	if [ "$kind" = "$want" ]; then
 		ok "fires:$short"
 		echo "$want" >>"$tmp/covered"
