@@ -132,7 +132,7 @@ main:
 		case $$k in patched) s=$(SERIES) ;; baseline) s=none ;; esac; \
 		set -- $$(scripts/build-kernel.sh --status $$k $$s kconfig-fragments/base.config 2>/dev/null | tail -1); \
 		if [ "$$1" = cached ]; then echo "==> $$k kernel: cached ($$2)" >&2; \
-		else echo "==> $$k kernel: not cached, building it first: $$( [ "$${3:-0}" -gt 0 ] && echo "its last build took $$3 s" || echo "about 15 min cold on 2 cores (830-970 s measured)"), then about 3 min of guest run" >&2; fi; \
+		else echo "==> $$k kernel: not cached, building it first: $$( [ "$${3:-0}" -gt 0 ] && echo "its last build took $$3 s" || echo "about 10 min cold on 2 cores (590-610 s measured 2026-12-05)"), then about 4 min of payload build and guest run" >&2; fi; \
 	done; \
 	logs=; \
 	for k in patched baseline; do \
