@@ -18,10 +18,7 @@ repo=$(dirname "$here")
 . "$repo/scripts/lib.sh"
 
 [ $# -eq 2 ] || die "usage: $0 BASELINE_TREE PATCHED_TREE (e.g. \$CACHE_DIR/build/baseline-bench \$CACHE_DIR/build/patched-bench)"
-declare -A tree
-tree[baseline]=$(readlink -f "$1")
-tree[patched]=$(readlink -f "$2")
-[ "${tree[baseline]}" != "${tree[patched]}" ] || die "the same tree twice (${tree[baseline]}): nothing to compare"
+two_trees "$1" "$2"
 SCHED=${SCHED:-simple} LOOPS=${LOOPS:-20000} TOP=${TOP:-25}
 OUT=${OUT:-$CACHE_DIR/bench/insn-profile}
 case $SCHED in fair | simple | qmap) ;; *) die "SCHED=$SCHED: want fair, simple or qmap" ;; esac

@@ -36,13 +36,8 @@ repo=$(dirname "$here")
 . "$repo/scripts/lib.sh"
 
 [ $# -eq 2 ] || die "usage: $0 BASELINE_TREE PATCHED_TREE"
-declare -A tree
-tree[baseline]=$(readlink -f "$1")
-tree[patched]=$(readlink -f "$2")
+two_trees "$1" "$2"
 variants=(baseline patched)
-# Two identical kernels would give ratios of ~1.0000 that mean nothing.
-[ "${tree[baseline]}" != "${tree[patched]}" ] ||
-	die "baseline and patched are the same tree (${tree[baseline]}): nothing to compare"
 grep -q '^patch ' "${tree[patched]}/.scx-inputs" 2>/dev/null ||
 	die "the patched kernel (${tree[patched]}) was built with no patches (an empty series file?): nothing to compare"
 

@@ -42,12 +42,8 @@ repo=$(dirname "$here")
 . "$repo/scripts/lib.sh"
 
 [ $# -eq 0 ] || [ $# -eq 2 ] || die "usage: $0 [BASELINE_TREE PATCHED_TREE]"
-declare -A tree
-tree[baseline]=$(readlink -f "${1:-$CACHE_DIR/build/baseline}")
-tree[patched]=$(readlink -f "${2:-$CACHE_DIR/build/patched}")
+two_trees "${1:-$CACHE_DIR/build/baseline}" "${2:-$CACHE_DIR/build/patched}"
 kernels=(baseline patched)
-[ "${tree[baseline]}" != "${tree[patched]}" ] ||
-	die "baseline and patched are the same tree (${tree[baseline]}): nothing to compare"
 scheds=(scx_simple scx_qmap scx_central scx_flatcg)
 
 BUILD=${VERISTAT_BUILD_DIR:-$CACHE_DIR/veristat-build}

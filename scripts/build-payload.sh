@@ -26,37 +26,28 @@ repo=$(dirname "$here")
 tree=$(readlink -f "$1") variant=$2 out=$3
 [ -f "$tree/vmlinux" ] || die "$tree/vmlinux missing: build the kernel first (make kernel)"
 
-# Build the tools as if run by hand, not as a sub-make of our Makefile:
-# selftests' lib.mk only defaults OUTPUT to the source dir when MAKELEVEL is
-# 0, and an empty OUTPUT puts the runner and its build dir at /runner and
-# /build on the host.
+# Build the tools as if run by hand, not as a sub-make of our Makefile
+# (tools_make in scripts/lib.sh says why); the hooks below run make too.
 unset MAKELEVEL MAKEFLAGS MFLAGS MAKEOVERRIDES
 
 # The tools build in the tree; one payload build per tree at a time.
 exec 8>"$tree/.scx-payload.lock"
 flock 8
 
-# The same LLVM as the kernel for everything. LLVM= (not just CC=clang-19)
-# is what makes these Makefiles add the clang-specific flags (e.g.
-# -Wno-unused-command-line-argument, without which -rdynamic breaks -Werror);
-# CLANG/LLVM_STRIP are spelled out for the BPF side.
-llvm_vars=(LLVM="$LLVM_SUFFIX" CLANG="clang$LLVM_SUFFIX" LLVM_STRIP="llvm-strip$LLVM_SUFFIX")
-tmake() { nice -n 10 make -j"$(nproc)" "${llvm_vars[@]}" "$@"; }
-
 log "payload $variant: sched_ext selftests runner"
 run_logged "$tree/.scx-selftests-build.log" \
-	tmake -C "$tree/tools/testing/selftests/sched_ext" ||
+	tools_make -C "$tree/tools/testing/selftests/sched_ext" ||
 	die "building tools/testing/selftests/sched_ext failed; log: $tree/.scx-selftests-build.log"
 
 log "payload $variant: example schedulers (tools/sched_ext)"
-run_logged "$tree/.scx-tools-build.log" tmake -C "$tree/tools/sched_ext" ||
+run_logged "$tree/.scx-tools-build.log" tools_make -C "$tree/tools/sched_ext" ||
 	die "building tools/sched_ext failed; log: $tree/.scx-tools-build.log"
 
 # bpftool without the optional LLVM/libbfd disassemblers: they would drag
 # 100+ MB of libraries into the initramfs.
 log "payload $variant: bpftool"
 run_logged "$tree/.scx-bpftool-build.log" \
-	tmake -C "$tree/tools/bpf/bpftool" feature-llvm=0 feature-libbfd=0 \
+	tools_make -C "$tree/tools/bpf/bpftool" feature-llvm=0 feature-libbfd=0 \
 	feature-libbfd-liberty=0 feature-libbfd-liberty-z=0 ||
 	die "building tools/bpf/bpftool failed; log: $tree/.scx-bpftool-build.log"
 

@@ -84,6 +84,9 @@ w1_warnings() {
 	grep -E '(warning|error):' "$out" | sed -E 's|^\./||; s|^([^:]+):[0-9]+:[0-9]+:|\1:|' |
 		grep -F -f <(sed 's/$/:/' <<<"$series_files") | sort || true
 }
+# touches_kernel PATCH: the patch changes kernel code (kernel/ or include/)
+touches_kernel() { grep -qE '^\+\+\+ b/(kernel|include)/' "$1"; }
+
 # intree_boot N: build the tree's sched_ext selftests runner, pack it with
 # the guest suites, boot the patch's kernel and print the KTAP report.
 repo=$(dirname "$here")
@@ -91,11 +94,8 @@ intree_boot() {
 	local pl=$dir/.scx-boot-payload rc=0
 	rm -rf "$pl"
 	mkdir -p "$pl/usr/bin" "$pl/scx"
-	# as scripts/build-payload.sh builds it, not as a sub-make of ours
-	(unset MAKELEVEL MAKEFLAGS MFLAGS MAKEOVERRIDES
-		nice -n 10 make -j"$(nproc)" LLVM="$LLVM_SUFFIX" CLANG="clang$LLVM_SUFFIX" \
-			LLVM_STRIP="llvm-strip$LLVM_SUFFIX" -C "$dir/tools/testing/selftests/sched_ext") \
-		>"$dir/.scx-boot-build-$1.log" 2>&1 || {
+	# as scripts/build-payload.sh builds it
+	tools_make -C "$dir/tools/testing/selftests/sched_ext" >"$dir/.scx-boot-build-$1.log" 2>&1 || {
 		echo "not ok 1 build # the in-tree selftests did not build: $(grep -m3 -E 'error' "$dir/.scx-boot-build-$1.log" | paste -sd' ' -)"
 		return 0
 	}
@@ -146,7 +146,7 @@ echo "KTAP version 1"
 boots=0
 if [ "${BOOT:-0}" = 1 ]; then
 	for p in $patches; do
-		grep -qE '^\+\+\+ b/(kernel|include)/' "$p" && boots=$((boots + 1))
+		touches_kernel "$p" && boots=$((boots + 1))
 	done
 fi
 echo "1..$(($(wc -l <<<"$patches") * 7 + boots + 1))"
@@ -233,7 +233,7 @@ while read -r p; do
 
 	git -C "$gdir" checkout -q --detach "$(git -C "$dir" rev-parse HEAD)"
 	kernel_touched=0
-	grep -qE '^\+\+\+ b/(kernel|include)/' "$p" && kernel_touched=1
+	touches_kernel "$p" && kernel_touched=1
 	for cc in clang gcc; do
 		if [ "$kernel_touched" = 0 ]; then
 			# no kernel file changed: the objects are the previous patch's

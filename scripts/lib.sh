@@ -16,6 +16,34 @@ export CACHE_DIR
 # The kernel is always built with the versioned LLVM toolchain.
 : "${LLVM_SUFFIX:=-19}"
 
+# tools_make ARGS...: make for a tree's tools/ (the sched_ext selftests,
+# tools/sched_ext, bpftool) with the kernel's LLVM, at low priority, as if
+# run by hand: selftests' lib.mk only defaults OUTPUT to the source dir when
+# MAKELEVEL is 0 (else the runner and its build dir land at /runner and
+# /build on the host). LLVM= (not just CC=clang-19) makes these Makefiles
+# add the clang-specific flags (e.g. -Wno-unused-command-line-argument,
+# without which -rdynamic breaks -Werror); CLANG/LLVM_STRIP are spelled out
+# for the BPF side.
+tools_make() {
+	(
+		unset MAKELEVEL MAKEFLAGS MFLAGS MAKEOVERRIDES
+		nice -n 10 make -j"$(nproc)" LLVM="$LLVM_SUFFIX" CLANG="clang$LLVM_SUFFIX" \
+			LLVM_STRIP="llvm-strip$LLVM_SUFFIX" "$@"
+	)
+}
+
+# two_trees BASELINE_TREE PATCHED_TREE: the bench scripts' kernel trees, as
+# the global tree[baseline] and tree[patched] (resolved paths); one tree
+# twice is refused, as two identical kernels would give ratios of ~1.0000
+# that mean nothing.
+two_trees() {
+	declare -gA tree
+	tree[baseline]=$(readlink -f "$1")
+	tree[patched]=$(readlink -f "$2")
+	[ "${tree[baseline]}" != "${tree[patched]}" ] ||
+		die "baseline and patched are the same tree (${tree[baseline]}): nothing to compare"
+}
+
 # run_logged LOG CMD...: run a long, chatty command with its output in LOG,
 # printing a heartbeat every HEARTBEAT_S seconds (default 30: CI sees
 # progress, the console stays readable) and the tail of LOG if it fails.
