@@ -83,17 +83,13 @@ MATRIX_LIMIT=900
 
 n=0
 failed=0
-# sel NAME: NAME is selected by SCX_T
-sel() {
-	[ -z "${SCX_T:-}" ] && return 0
-	case "$1" in *"$SCX_T"*) return 0 ;; esac
-	return 1
-}
+# The guest's KTAP helpers: scx_t_wants NAME (SCX_T selects it), ktap_plan.
+. /scx/ktap.sh
 # t NAME CMD...: run one test, if selected (rc=skip when not)
 t() {
 	tn=$1
 	shift
-	if ! sel "$tn"; then
+	if ! scx_t_wants "$tn"; then
 		rc=skip
 		return 0
 	fi
@@ -135,7 +131,7 @@ want progs && next=1
 want async && grep -v '^#' "$D/async/async.list" | grep '|' > "$TMP/async"
 if want callsite; then
 	while read -r g; do
-		sel "callsite:$g" && echo "$g"
+		scx_t_wants "callsite:$g" && echo "$g"
 	done < "$D/callsite/groups" > "$TMP/groups"
 fi
 nmatrix=0
@@ -159,14 +155,11 @@ planned=$(
 	[ $next -eq 1 ] && echo ext:task-cgroup
 	sed 's/^/intree-diff:/' "$TMP/intree"
 )
-nplan=0
-for tn in $planned; do
-	if sel "$tn"; then nplan=$((nplan + 1)); fi
-done
+plan=$(ktap_plan $planned)
 cpus=$(cat /sys/devices/system/cpu/online)
 echo "# sched_ext kfunc filters: $V kernel $(uname -r), CPUs $cpus," \
-	"$nplan tests${ONLY:+ ($ONLY)}${SCX_T:+ (T=$SCX_T)}"
-echo "1..$nplan"
+	"${plan#1..} tests${ONLY:+ ($ONLY)}${SCX_T:+ (T=$SCX_T)}"
+echo "$plan"
 [ "$cpus" = 0 ] && echo "# only one CPU: ops.select_cpu never runs (tasks cannot move), pos:select-cpu-* fails"
 
 [ -e /sys/kernel/sched_ext/state ] || echo "# no /sys/kernel/sched_ext: is CONFIG_SCHED_CLASS_EXT set?"
@@ -240,7 +233,7 @@ trim() { echo "$1" | sed 's/^[ \t]*//; s/[ \t]*$//'; }
 while IFS='|' read -r name op cb kfunc fn pexp bexp; do
 	name=$(trim "$name") op=$(trim "$op") cb=$(trim "$cb") kfunc=$(trim "$kfunc") fn=$(trim "$fn")
 	[ -n "$name" ] || continue
-	sel "async:$name" || continue
+	scx_t_wants "async:$name" || continue
 	[ "$fn" = - ] && fn=
 	if [ "$V" = patched ]; then exp=$(trim "$pexp"); else exp=$(trim "$bexp"); fi
 	obj=$D/async/$name.bpf.o
@@ -270,13 +263,13 @@ done < "$TMP/freplace"
 	"$D/progs/task-cgroup-ext.bpf.o" "$SECS" "$V"
 
 # intree-diff:<test>: one intree-diff.sh run checks them all
-if [ -s "$TMP/intree" ] && sel intree-diff:; then
+if [ -s "$TMP/intree" ] && scx_t_wants intree-diff:; then
 	${TO:+$TO $MATRIX_LIMIT} "$D/intree-diff/intree-diff.sh" "$D/intree-diff/intree-diff.list" \
 		"$D/matrix/cells.tsv" "$TMP/intree-res" </dev/null
 	[ -f "$TMP/intree-res" ] || : > "$TMP/intree-res"
 	while read -r v rest; do
 		[ "$v" = ok ] || rest=${rest#ok }
-		sel "intree-diff:${rest%% *}" || continue
+		scx_t_wants "intree-diff:${rest%% *}" || continue
 		n=$((n + 1))
 		if [ "$v" = ok ]; then
 			echo "ok $n intree-diff:$rest"
