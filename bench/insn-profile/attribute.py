@@ -14,20 +14,17 @@ import sys
 
 
 def load_syms(path):
-    addrs, names = [], []
+    addrs, names, end = [], [], None
     with open(path) as f:
         for line in f:
             parts = line.split()
-            if len(parts) != 3 or parts[1] not in "tTwW":
+            if len(parts) != 3:
                 continue
-            addrs.append(int(parts[0], 16))
-            names.append(parts[2])
-    end = None
-    with open(path) as f:
-        for line in f:
-            parts = line.split()
-            if len(parts) == 3 and parts[2] == "_etext":
+            if parts[2] == "_etext":
                 end = int(parts[0], 16)
+            if parts[1] in "tTwW":
+                addrs.append(int(parts[0], 16))
+                names.append(parts[2])
     return addrs, names, end
 
 
