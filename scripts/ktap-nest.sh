@@ -12,7 +12,10 @@ for a in "$@"; do
 	[ -f "${a#*=}" ] || { echo "$0: ${a%%=*}: no report at ${a#*=}" >&2; exit 2; }
 done
 
-p=0 f=0 s=0 i=0
+# each report's totals line, summed at the end by sum-totals.sh
+totals=$(mktemp)
+trap 'rm -f "$totals"' EXIT
+i=0
 echo "KTAP version 1"
 echo "1..$#"
 for a in "$@"; do
@@ -20,12 +23,12 @@ for a in "$@"; do
 	name=${a%%=*} file=${a#*=}
 	last=$(tail -n 1 "$file")
 	if [[ $last =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed(,\ ([0-9]+)\ skipped)?$ ]]; then
-		p=$((p + BASH_REMATCH[1])) f=$((f + BASH_REMATCH[2])) s=$((s + ${BASH_REMATCH[4]:-0}))
 		bad=${BASH_REMATCH[2]}
+		echo "$last" >>"$totals"
 	else
 		# a report without its totals line is a failure of its own
-		f=$((f + 1)) bad=1
-		last=""
+		bad=1 last=""
+		echo "0 passed, 1 failed" >>"$totals"
 	fi
 	# the report's own header, then its name, then the rest, indented
 	sed -n '1p' "$file" | sed 's/^/    /'
@@ -34,6 +37,4 @@ for a in "$@"; do
 	[ -n "$last" ] || echo "    not ok 1 $name:totals # the report has no 'N passed, N failed' line"
 	if [ "$bad" = 0 ]; then echo "ok $i $name"; else echo "not ok $i $name"; fi
 done
-summary="$p passed, $f failed"
-[ "$s" = 0 ] || summary="$summary, $s skipped"
-echo "$summary"
+"$(dirname "$0")/sum-totals.sh" "$totals" || true
