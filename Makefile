@@ -130,7 +130,7 @@ main:
 	echo "==> main job: the patched and the baseline kernel, each booted once (in-tree sched_ext selftests, negative loads)" >&2; \
 	for k in patched baseline; do \
 		case $$k in patched) s=$(SERIES) ;; baseline) s=none ;; esac; \
-		set -- $$(scripts/build-kernel.sh --status $$k $$s kconfig-fragments/base.config 2>/dev/null | tail -1); \
+		set -- $$(scripts/build-kernel.sh --status $$k $$s kconfig-fragments/base.config | tail -1); \
 		if [ "$$1" = cached ]; then echo "==> $$k kernel: cached ($$2)" >&2; \
 		else echo "==> $$k kernel: not cached, building it first: $$( [ "$${3:-0}" -gt 0 ] && echo "its last build took $$3 s" || echo "about 10 min cold on 2 cores (590-610 s measured 2026-12-05)"), then about 4 min of payload build and guest run" >&2; fi; \
 	done; \
@@ -204,6 +204,7 @@ check:
 		l=$(CACHE_DIR)/runs/$$k$(if $(call yes,$(DEBUG)),-debug)-$(RUN_ID)/console.log; \
 		[ ! -f $$l ] || logs="$$logs $$l"; \
 		docs="$$docs $$k=$$(dirname $$l)/report.ktap"; \
+		[ ! -f $$(dirname $$l)/timings.tsv ] || sed "s|^|$$k/|" $$(dirname $$l)/timings.tsv >> $$cdir/timings.tsv; \
 	done; \
 	set -- $$logs; \
 	if [ $$# -eq 2 ] && [ "$(KERNELS)" = "patched baseline" ]; then \
@@ -223,9 +224,10 @@ check:
 	echo "==> check: harness tests (tests/harness)" >&2; \
 	T=$(T) HARNESS_KERNEL=$(BZIMAGE) HARNESS_APPEND=$(KERNEL_APPEND) tests/harness/run.sh | tee $$cdir/harness.ktap | tee -a $$sums || rc=1; \
 	docs="$$docs harness=$$cdir/harness.ktap"; \
+	sed -nE 's/^# ([A-Za-z0-9_.-]+): ([0-9]+) s$$/harness\t\1.test.sh\t\2/p' $$cdir/harness.ktap >> $$cdir/timings.tsv; \
 	scripts/ktap-nest.sh $$docs > $$cdir/report.ktap || rc=1; \
 	ln -sfn $$cdir $(CACHE_DIR)/runs/latest; \
-	echo; echo "# the whole run as one KTAP document: $$cdir/report.ktap ($(CACHE_DIR)/runs/latest)"; \
+	echo; echo "# the whole run as one KTAP document: $$cdir/report.ktap ($(CACHE_DIR)/runs/latest), seconds per test: $$cdir/timings.tsv"; \
 	scripts/ktap-verify.sh $$cdir/report.ktap | tee -a $$sums || rc=1; \
 	echo "# totals over: $(KERNELS) and the harness tests"; \
 	scripts/sum-totals.sh $$sums || rc=1; \
@@ -282,9 +284,11 @@ check-one:
 		mkdir -p $(RUN_DIR); \
 		r=0; scripts/ktap-report.sh --stage-failed "building the $(VARIANT) kernel, payload or initramfs" > $(RUN_DIR)/report.ktap || r=$$?; \
 	fi; \
-	scripts/ktap-convert.sh junit $(VARIANT) < $(RUN_DIR)/report.ktap > $(RUN_DIR)/junit.xml; \
-	scripts/ktap-convert.sh json $(VARIANT) < $(RUN_DIR)/report.ktap > $(RUN_DIR)/summary.json; \
-	echo "# $(VARIANT): KTAP $(RUN_DIR)/report.ktap, JUnit $(RUN_DIR)/junit.xml, JSON $(RUN_DIR)/summary.json, console $(CHECK_LOG)" >&2; \
+	: > $(RUN_DIR)/timings.tsv; [ ! -f $(CHECK_LOG) ] || scripts/ktap-timings.sh $(CHECK_LOG) > $(RUN_DIR)/timings.tsv; \
+	scripts/ktap-convert.sh junit $(VARIANT) $(RUN_DIR)/timings.tsv < $(RUN_DIR)/report.ktap > $(RUN_DIR)/junit.xml; \
+	scripts/ktap-convert.sh json $(VARIANT) $(RUN_DIR)/timings.tsv < $(RUN_DIR)/report.ktap > $(RUN_DIR)/summary.json; \
+	echo "# $(VARIANT): KTAP $(RUN_DIR)/report.ktap, JUnit $(RUN_DIR)/junit.xml, JSON $(RUN_DIR)/summary.json, seconds per test $(RUN_DIR)/timings.tsv, console $(CHECK_LOG)" >&2; \
+	[ ! -s $(RUN_DIR)/timings.tsv ] || { echo "# $(VARIANT): the slowest tests (seconds):"; sort -t'	' -k3,3 -rn $(RUN_DIR)/timings.tsv | head -5 | awk -F'	' '{ printf "#   %8s  %s\n", $$3, $$2 }'; } >&2; \
 	cat $(RUN_DIR)/report.ktap; \
 	exit $$r
 

@@ -73,6 +73,31 @@ ktap_check() {
 
 ktap_diag() { echo "# $*"; }
 
+# ktap_times: copy a suite's output, adding "# time: NAME SECONDS" after each
+# result line: the seconds since the suite's previous result (or its start),
+# i.e. what the test took when the suite runs its tests one after another
+# and reports each as it ends. A suite that reports in a batch knows better:
+# a "# time: NAME SECONDS" line it prints before NAME's result is used
+# instead (and not copied). check.sh runs every suite through this.
+ktap_times() {
+	awk 'function now(  t, f) {
+		getline t <"/proc/uptime"; close("/proc/uptime"); split(t, f, " "); return f[1]
+	}
+	BEGIN { last = now() }
+	/^# time: / {
+		n = substr($0, 9); sub(/ [^ ]*$/, "", n); given[n] = $NF; next
+	}
+	{ print; fflush() }
+	/^(not )?ok [0-9]+ / {
+		n = $0; sub(/^(not )?ok [0-9]+ /, "", n); sub(/ *#.*$/, "", n)
+		t = now()
+		d = (n in given) ? given[n] : t - last
+		delete given[n]
+		last = t
+		printf "# time: %s %.2f\n", n, d; fflush()
+	}'
+}
+
 ktap_done() { [ "$_ktap_failed" -eq 0 ]; }
 
 # wait_for SECS COMMAND...: poll COMMAND every 0.2 s until it succeeds.

@@ -14,8 +14,11 @@
 #     would double the run for code no other object sees,
 #   - with BOOT=1, at every patch that touches kernel code: the in-tree
 #     sched_ext selftests of the tree at that patch, built against its
-#     kernel and run in QEMU (the 20-scx-selftests guest suite), pass,
-# and, once all are applied, that no kf_mask is left in the scheduler.
+#     kernel and run in QEMU (scripts/intree-boot.sh), pass,
+# and, once all are applied, that no kf_mask is left in the scheduler, and
+# with BOOT=1 that the in-tree matrix test catches a wrong table: one cell
+# of scx_op_kfunc_groups[] flipped in a kernel built for it must make
+# kfunc_context_matrix fail naming that cell (scripts/table-mutation.sh).
 #
 # One KTAP line per check; the plain "N passed, N failed" line last. The
 # worktree lives in the cache and builds incrementally through ccache, so
@@ -86,27 +89,6 @@ w1_warnings() {
 }
 # touches_kernel PATCH: the patch changes kernel code (kernel/ or include/)
 touches_kernel() { grep -qE '^\+\+\+ b/(kernel|include)/' "$1"; }
-
-# intree_boot N: build the tree's sched_ext selftests runner, pack it with
-# the guest suites, boot the patch's kernel and print the KTAP report.
-repo=$(dirname "$here")
-intree_boot() {
-	local pl=$dir/.scx-boot-payload rc=0
-	rm -rf "$pl"
-	mkdir -p "$pl/usr/bin" "$pl/scx"
-	# as scripts/build-payload.sh builds it
-	tools_make -C "$dir/tools/testing/selftests/sched_ext" >"$dir/.scx-boot-build-$1.log" 2>&1 || {
-		echo "not ok 1 build # the in-tree selftests did not build: $(grep -m3 -E 'error' "$dir/.scx-boot-build-$1.log" | paste -sd' ' -)"
-		return 0
-	}
-	install -m 0755 "$dir/tools/testing/selftests/sched_ext/runner" "$pl/usr/bin/runner"
-	echo patched >"$pl/scx/variant"
-	"$repo/initramfs/build-initramfs.sh" "$dir" "$dir/.scx-boot-$1.cpio" "$pl" >/dev/null 2>&1
-	"$repo/run-qemu.sh" --kernel "$dir/arch/x86/boot/bzImage" --initrd "$dir/.scx-boot-$1.cpio" \
-		--log "$dir/.scx-boot-console-$1.log" --timeout 1200 \
-		--append "scx.payload=check scx.suites=scx-selftests scx.sched_load=off" >/dev/null 2>&1 || rc=$?
-	"$here/ktap-report.sh" --qemu-rc "$rc" "$dir/.scx-boot-console-$1.log" || true
-}
 
 declare -A w1_prev
 for cc in clang gcc; do
@@ -257,7 +239,7 @@ $new"
 
 	if [ "${BOOT:-0}" = 1 ] && [ "$kernel_touched" = 1 ]; then
 		start=$(date +%s)
-		rep=$(intree_boot "$i")
+		rep=$("$here/intree-boot.sh" "$dir" "$i" || true)
 		if grep -qE '^[1-9][0-9]* passed, 0 failed' <<<"$(tail -n 1 <<<"$rep")"; then
 			result OK "intree-selftests:$name"
 		else
@@ -272,6 +254,17 @@ if [ -z "$left" ]; then
 	result OK "no-kf_mask-left"
 else
 	result FAIL "no-kf_mask-left" "$left"
+fi
+
+# The in-tree matrix against a wrong table (BOOT=1): scripts/table-mutation.sh.
+if [ "${BOOT:-0}" = 1 ]; then
+	mut=$("$here/table-mutation.sh" "$dir" 2>&1 || true)
+	if grep -q '^ok 1 table-mutation-caught$' <<<"$mut"; then
+		result OK table-mutation-caught
+		grep '^# ' <<<"$mut" || true
+	else
+		result FAIL table-mutation-caught "$(grep -v '^not ok 1 ' <<<"$mut" | sed 's/^# //')"
+	fi
 fi
 
 echo "$passed passed, $failed failed"

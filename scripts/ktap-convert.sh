@@ -9,14 +9,24 @@
 #          the "# " diagnostic lines at the top level become the last
 #          suite's <system-out>
 #   json   {"suite": RUN, "passed", "failed", "skipped", "tests": [{"suite",
-#          "name", "result": "pass"|"fail"|"skip", "reason"}]}
+#          "name", "result": "pass"|"fail"|"skip", "reason", "time"}]}
+# TIMINGS (scripts/ktap-timings.sh's "SUITE<TAB>NAME<TAB>SECONDS") gives the
+# tests their time: JUnit's time attribute (a suite's is the sum of its
+# tests'), JSON's "time" (null for a test with none, e.g. host verdicts).
 #
-# Usage: ktap-convert.sh junit|json RUN < report.ktap > junit.xml|summary.json
+# Usage: ktap-convert.sh junit|json RUN [TIMINGS] < report.ktap > junit.xml|summary.json
 set -euo pipefail
-[ $# -eq 2 ] && case $1 in junit | json) ;; *) false ;; esac ||
-	{ echo "usage: $0 junit|json RUN < KTAP > XML|JSON" >&2; exit 2; }
+{ [ $# -eq 2 ] || [ $# -eq 3 ]; } && case $1 in junit | json) ;; *) false ;; esac ||
+	{ echo "usage: $0 junit|json RUN [TIMINGS] < KTAP > XML|JSON" >&2; exit 2; }
+times=${3:-/dev/null}
+[ -r "$times" ] || { echo "$0: cannot read timings '$times'" >&2; exit 2; }
 
-awk -v format="$1" -v suite="$2" '
+awk -v format="$1" -v suite="$2" -v times="$times" '
+BEGIN {
+	while ((getline l <times) > 0)
+		if (split(l, tf, "\t") == 3 && tf[3] ~ /^[0-9]+(\.[0-9]+)?$/)
+			took[tf[1] SUBSEP tf[2]] = tf[3]
+}
 function xml(s) {
 	gsub(/&/, "\\&amp;", s); gsub(/</, "\\&lt;", s); gsub(/>/, "\\&gt;", s)
 	gsub(/"/, "\\&quot;", s)
@@ -49,6 +59,7 @@ nested && /^(not )?ok [0-9]+ / { next }
 	else if (why ~ /^[Ss][Kk][Ii][Pp]([ \t]|$)/) { res[n] = "skip"; s++; gs[cur]++; sub(/^[Ss][Kk][Ii][Pp][ \t]*/, "", why) }
 	else { res[n] = "pass"; p++ }
 	msg[n] = why
+	if ((cur SUBSEP name) in took) { tm[n] = took[cur SUBSEP name]; gt[cur] += tm[n] }
 	next
 }
 /^# / { out = out substr($0, 3) "\n" }
@@ -57,11 +68,13 @@ function junit(    g, i, kind, name) {
 	printf "<testsuites tests=\"%d\" failures=\"%d\" skipped=\"%d\">\n", n, f, s
 	for (g = 1; g <= ng; g++) {
 		name = order[g] == "" ? suite : suite "/" order[g]
-		printf "  <testsuite name=\"%s\" tests=\"%d\" failures=\"%d\" skipped=\"%d\">\n", xml(name), gn[order[g]], gf[order[g]], gs[order[g]]
+		printf "  <testsuite name=\"%s\" tests=\"%d\" failures=\"%d\" skipped=\"%d\" time=\"%.2f\">\n", xml(name), gn[order[g]], gf[order[g]], gs[order[g]], gt[order[g]]
 		for (i = 1; i <= n; i++) {
 			if (grp[i] != order[g])
 				continue
 			printf "    <testcase classname=\"%s\" name=\"%s\"", xml(name), xml(tc[i])
+			if (i in tm)
+				printf " time=\"%s\"", tm[i]
 			kind = res[i] == "fail" ? "failure" : res[i] == "skip" ? "skipped" : ""
 			if (kind == "")
 				print "/>"
@@ -77,7 +90,7 @@ function junit(    g, i, kind, name) {
 function summary(    i) {
 	printf "{\"suite\": \"%s\", \"passed\": %d, \"failed\": %d, \"skipped\": %d, \"tests\": [", json(suite), p, f, s
 	for (i = 1; i <= n; i++)
-		printf "%s\n  {\"suite\": \"%s\", \"name\": \"%s\", \"result\": \"%s\", \"reason\": \"%s\"}", (i > 1 ? "," : ""), json(grp[i]), json(tc[i]), res[i], json(msg[i])
+		printf "%s\n  {\"suite\": \"%s\", \"name\": \"%s\", \"result\": \"%s\", \"reason\": \"%s\", \"time\": %s}", (i > 1 ? "," : ""), json(grp[i]), json(tc[i]), res[i], json(msg[i]), (i in tm) ? tm[i] : "null"
 	print "\n]}"
 }
 END { if (format == "junit") junit(); else summary() }'

@@ -8,6 +8,7 @@
 # kernel console messages held back, so a kernel message interleaved with
 # a result line cannot corrupt what the host counts.
 set -o pipefail
+. /scx/ktap.sh
 out=/tmp/scx-results.out
 : >"$out"
 rc=0
@@ -26,7 +27,7 @@ run_suite() {
 	wanted "$name" || return 0
 	echo "# suite: $name" | tee -a "$out"
 	# Only stdout is collected; suites send raw tool output to stderr.
-	if ! "$@" | tee -a "$out"; then
+	if ! "$@" | ktap_times | tee -a "$out"; then
 		echo "# suite $name failed"
 		rc=1
 	fi
@@ -87,7 +88,7 @@ fi
 loglevel=$(cut -f1 /proc/sys/kernel/printk)
 echo 1 >/proc/sys/kernel/printk
 echo "SCX-RESULTS-BEGIN"
-grep -E '^(# suites?: |1\.\.[0-9]+$|(not )?ok [0-9]+ )' "$out"
+grep -E '^(# suites?: |# time: |1\.\.[0-9]+$|(not )?ok [0-9]+ )' "$out"
 echo "SCX-RESULTS-END"
 echo "$loglevel" >/proc/sys/kernel/printk
 exit "$rc"

@@ -54,10 +54,24 @@ command -v stdbuf >/dev/null && linebuf="stdbuf -oL -eL"
 # Raw output to the console via stderr (not collected as results), live:
 # a kernel splat then sits next to the test that caused it, and the host
 # can name that test (scripts/detect-splat.sh).
+# The results below are reported once the runner is done, so each test's
+# time is taken here, as its line goes by: "NUM SECONDS" in $raw.times, the
+# seconds since the runner's previous result (or its start).
 {
 	$linebuf runner ${sel:+-t "$sel"} 2>&1
 	echo $? >"$raw.rc"
-} | tee "$raw" | sed 's/^/  runner| /' >&2
+} | awk -v raw="$raw" 'function now(  t, f) {
+		getline t <"/proc/uptime"; close("/proc/uptime"); split(t, f, " "); return f[1]
+	}
+	BEGIN { last = now(); printf "" >(raw ".times") }
+	{ print >raw; fflush(raw); print "  runner| " $0; fflush() }
+	/^(not )?ok [0-9]+ / {
+		n = $0; sub(/^(not )?ok /, "", n); sub(/ .*$/, "", n)
+		if (n in seen) next
+		seen[n] = 1; t = now()
+		printf "%s %.2f\n", n, t - last >(raw ".times"); fflush(raw ".times")
+		last = t
+	}' >&2
 runner_rc=$(cat "$raw.rc")
 
 # "ok 3 name # " or "ok 3 name # SKIP " or "not ok 3 name # "
@@ -76,6 +90,8 @@ while read -r line; do
 	seen="$seen $num"
 	name=${rest%% #*}
 	directive=${rest#"$name"}
+	took=$(sed -n "s/^$num //p" "$raw.times")
+	[ -z "$took" ] || echo "# time: scx-selftest:$name $took"
 	case "$directive" in
 	*"# SKIP"*) ktap_skip "scx-selftest:$name" "skipped by the test" ;;
 	*) if [ "$verdict" = ok ]; then ktap_ok "scx-selftest:$name"; else ktap_not_ok "scx-selftest:$name"; fi ;;

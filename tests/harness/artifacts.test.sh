@@ -4,7 +4,8 @@
 # (tools/testing/kunit/kunit.py parse) to the same totals as its last line,
 # a planned test that never reported and a planned suite that never ran
 # counting as failures, and scripts/ktap-convert.sh turns it into JUnit XML
-# and JSON with those totals too.
+# and JSON with those totals too, each guest test with the seconds it took
+# (the guest's time lines, scripts/ktap-timings.sh).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
@@ -13,10 +14,12 @@ top=$(cd "$here/../.." && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# Three planned suites: one complete, one a result short, one never run.
+# Three planned suites: one complete, one a result short, one never run;
+# the guest's time lines as its check payload writes them (ktap_times).
 printf '%s\n' "init: fake guest" "# suites: one two three" \
-	"# suite: one" "1..2" "ok 1 plain" "not ok 2 broken # it broke" \
-	"# suite: two" "1..3" "ok 1 declared # SKIP why" "ok 2 name with <xml> & \"quotes\"" \
+	"# suite: one" "1..2" "ok 1 plain" "# time: plain 1.25" "not ok 2 broken # it broke" "# time: broken 0.50" \
+	"# suite: two" "1..3" "ok 1 declared # SKIP why" "# time: declared 0.00" \
+	"ok 2 name with <xml> & \"quotes\"" "# time: name with <xml> & \"quotes\" 3.00" \
 	"SCX-GUEST-EXIT: 0" >"$tmp/console.log"
 # the skip is declared (declared-skips.test.sh tests undeclared ones)
 echo '^declared$;^why$;a declared skip' >"$tmp/declared"
@@ -53,7 +56,18 @@ rc=0 && "$top/scripts/ktap-verify.sh" "$tmp/hash.ktap" >"$tmp/verify-hash.out" |
 check verify-fails-on-hash-name "ktap-verify.sh exit $rc: $(verdict "$tmp/verify-hash.out")" \
 	bash -c '[ "$1" != 0 ] && grep -q "^not ok 1 report:kunit-parses # kunit.py parse: [0-9]* error" "$2"' _ "$rc" "$tmp/verify-hash.out"
 
-"$top/scripts/ktap-convert.sh" junit patched <"$tmp/report.ktap" >"$tmp/junit.xml"
+# The guest's filter (busybox awk, as in the guest) times each result since
+# the previous one and keeps a time the suite gave itself.
+out=$(printf '%s\n' "1..2" "ok 1 a" "# time: b 7.50" "not ok 2 b # why" |
+	busybox sh -c ". '$top/initramfs/ktap.sh'; ktap_times")
+got=$(sed -E 's/^(# time: a) [0-9]+\.[0-9][0-9]$/\1 N.NN/' <<<"$out" | paste -sd'|' -)
+check guest-times-each-result "ktap_times wrote '$got'" \
+	test "$got" = "1..2|ok 1 a|# time: a N.NN|not ok 2 b # why|# time: b 7.50"
+"$top/scripts/ktap-timings.sh" "$tmp/console.log" >"$tmp/timings.tsv"
+check timings-per-test "timings.tsv: $(paste -sd'|' "$tmp/timings.tsv")" \
+	test "$(cut -f1,2,3 "$tmp/timings.tsv" | paste -sd'|' -)" = "$(printf 'one\tplain\t1.25|one\tbroken\t0.50|two\tdeclared\t0.00|two\tname with <xml> & "quotes"\t3.00')"
+
+"$top/scripts/ktap-convert.sh" junit patched "$tmp/timings.tsv" <"$tmp/report.ktap" >"$tmp/junit.xml"
 j=$(python3 -c 'import sys, xml.etree.ElementTree as E
 r = E.parse(sys.argv[1]).getroot()
 c = r.findall("./testsuite/testcase")
@@ -62,8 +76,14 @@ print(len(c), sum(1 for x in c if x.find("failure") is not None),
 echo "# junit.xml: cases, failures, skipped (counted; declared): $j"
 check junit-totals "junit.xml: $j; report: $p $f $s" \
 	test "$j" = "$((p + f + s)) $f $s $((p + f + s)) $f $s"
+jt=$(python3 -c 'import sys, xml.etree.ElementTree as E
+r = E.parse(sys.argv[1]).getroot()
+print(" ".join(s.get("time") + ":" + ",".join(c.get("time", "-") for c in s.findall("testcase")) for s in r.findall("testsuite")))' "$tmp/junit.xml" || true)
+echo "# junit.xml times, suite:cases: $jt"
+check junit-times "want 1.75:1.25,0.50 3.00:0.00,3.00,- 0.00:- 0.00:-,-,-,-, got $jt" \
+	test "$jt" = "1.75:1.25,0.50 3.00:0.00,3.00,- 0.00:- 0.00:-,-,-,-"
 
-"$top/scripts/ktap-convert.sh" json patched <"$tmp/report.ktap" >"$tmp/summary.json"
+"$top/scripts/ktap-convert.sh" json patched "$tmp/timings.tsv" <"$tmp/report.ktap" >"$tmp/summary.json"
 js=$(python3 -c 'import sys, json
 d = json.load(open(sys.argv[1]))
 t = d["tests"]
