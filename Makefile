@@ -14,7 +14,7 @@
 #   make check-one [BASELINE=1]  one kernel's build, boot and report
 #   make check-harness     the harness's own tests (also run by check)
 #   make check-series [BOOT=1]   per patch: git am, checkpatch --strict,
-#                          Signed-off-by, kernel-doc, build, W=1 clang+gcc
+#                          Signed-off-by, kernel-doc, build clang+gcc, W=1
 #   make deps              install the missing host packages
 #   make kernel [BASELINE=1] [DEBUG=1] [BENCH=1]   build one kernel
 #   make payload | make initramfs   the stages up to the guest image

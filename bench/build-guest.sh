@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The benchmark's guest overlay for one kernel tree: the static workloads,
 # the load-time probe (linked against the tree's own libbpf and embedding
-# the tree's scx_simple/scx_qmap BPF objects) and the "bench" payload.
+# the tree's scx_simple/scx_qmap BPF objects), the tree's perf if WORKLOADS
+# has a perf- workload (bench/build-perf.sh) and the "bench" payload.
 # Needs the tree's payload built first (make payload), for libbpf and the
 # skeletons.
 #
@@ -31,5 +32,14 @@ nice -n 10 gcc -O2 -Wall -static -Wl,--wrap=syscall \
 	-o "$out/usr/bin/scx-load-time" "$here/src/scx-load-time.c" \
 	"$libbpf" -lelf -lz -lzstd -lpthread
 strip "$out"/usr/bin/*
+# perf bench sched, the kernel's own workloads, when asked for (the build
+# takes minutes, once)
+case ",${WORKLOADS:-}," in
+*,perf-*)
+	perf=$("$here/build-perf.sh" "$tree" | tail -n 1)
+	install -m 0755 "$perf" "$out/usr/bin/perf"
+	install -m 0755 "$here/guest/perf-bench.sh" "$out/usr/bin/perf-bench.sh"
+	;;
+esac
 install -m 0755 "$here/guest/bench.sh" "$out/scx/payloads/bench.sh"
 log "bench guest overlay: $out"

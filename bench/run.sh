@@ -22,7 +22,10 @@
 #                     10 measured worse, see docs/benchmark.md)
 #   SCHEDS=fair,simple,qmap
 #   WORKLOADS=pipe,messaging  run-time workloads (pipe alone: minutes, not
-#                     the better part of an hour)
+#                     the better part of an hour); also perf-pipe and
+#                     perf-messaging, the tree's perf bench sched pipe
+#                     (PIPE_LOOPS round trips) and messaging (PERF_MSG)
+#   PERF_MSG=4,50     perf bench sched messaging -g 4 -l 50
 #   BENCH_JOBS=2      boot the two kernels at once (1: one after the other;
 #                     the numbers do not depend on it, only the wall time)
 #   BENCH_TIMEOUT=7200  seconds per guest (a starved guest took over 3600)
@@ -43,7 +46,8 @@ grep -q '^patch ' "${tree[patched]}/.scx-inputs" 2>/dev/null ||
 
 REPS=${REPS:-11} MSG_REPS=${MSG_REPS:-11} PIPE_LOOPS=${PIPE_LOOPS:-50000}
 MSG_ARGS=${MSG_ARGS:-4,10,10,25,80} SCHEDS=${SCHEDS:-fair,simple,qmap}
-WORKLOADS=${WORKLOADS:-pipe,messaging}
+WORKLOADS=${WORKLOADS:-pipe,messaging} PERF_MSG=${PERF_MSG:-4,50}
+export WORKLOADS
 MSG_ROUNDS=${MSG_ROUNDS-fair:240} LOAD_ITERS=${LOAD_ITERS:-1}
 BENCH_JOBS=${BENCH_JOBS:-2} BENCH_TIMEOUT=${BENCH_TIMEOUT:-7200}
 RESULTS_DIR=${RESULTS_DIR:-$here/results}
@@ -53,7 +57,7 @@ mkdir -p "$work" "$logdir" "$RESULTS_DIR"
 
 # The same QEMU settings for both kernels, by construction: one array.
 qemu_opts=(--icount --smp 1 --memory 1G --timeout "$BENCH_TIMEOUT")
-guest_args="scx.payload=bench bench.reps=$REPS bench.msg_reps=$MSG_REPS bench.pipe=$PIPE_LOOPS bench.msg=$MSG_ARGS bench.msg_rounds=$MSG_ROUNDS bench.load_iters=$LOAD_ITERS bench.scheds=$SCHEDS bench.workloads=$WORKLOADS"
+guest_args="scx.payload=bench bench.reps=$REPS bench.msg_reps=$MSG_REPS bench.pipe=$PIPE_LOOPS bench.msg=$MSG_ARGS bench.msg_rounds=$MSG_ROUNDS bench.load_iters=$LOAD_ITERS bench.scheds=$SCHEDS bench.workloads=$WORKLOADS bench.perf_msg=$PERF_MSG"
 
 # Host tools (scripts/install-deps.sh, run by make bench's payload stage):
 # gnuplot for the plot, llvm-objdump and pahole for the static count.

@@ -5,13 +5,12 @@
 #   - scripts/kernel-doc warns no more about the kernel files it touches
 #     than before it,
 #   - its author signed it off (a Signed-off-by: equal to its From:),
-#   - the kernel builds (bisectability), with the project's config, with no
-#     compiler warning in a file the patch touches,
+#   - the kernel builds (bisectability), with the project's config, with
+#     clang and with gcc (in a second worktree), with no compiler warning in
+#     a file the patch touches,
 #   - the kernel objects the series touches compile with W=1, with clang and
 #     with gcc, with no more warnings about the series' files than at the
-#     previous patch (the pristine tree for the first one); gcc compiles
-#     those objects only, in a second worktree: a full gcc kernel per patch
-#     would double the run for code no other object sees,
+#     previous patch (the pristine tree for the first one),
 #   - with BOOT=1, at every patch that touches kernel code: the in-tree
 #     sched_ext selftests of the tree at that patch, built against its
 #     kernel and run in QEMU (scripts/intree-boot.sh), pass,
@@ -216,6 +215,31 @@ while read -r p; do
 	git -C "$gdir" checkout -q --detach "$(git -C "$dir" rev-parse HEAD)"
 	kernel_touched=0
 	touches_kernel "$p" && kernel_touched=1
+
+	# The whole kernel with gcc too: a header the series changes is seen
+	# by objects far from the series' own. A patch that touches no kernel
+	# or include file leaves the previous patch's gcc kernel as it was.
+	if [ "$kernel_touched" = 1 ]; then
+		start=$(date +%s)
+		if run_logged "$gdir/.scx-build-$i.log" gmake "$gdir" bzImage; then
+			touched=$(git -C "$gdir" diff --name-only HEAD~1 HEAD)
+			warns=$(grep -F -f <(sed 's/$/:/' <<<"$touched") "$gdir/.scx-build-$i.log" |
+				grep -E 'warning:|error:' || true)
+			if [ -n "$warns" ]; then
+				result FAIL "build-gcc:$name" "$warns"
+			else
+				result OK "build-gcc:$name"
+			fi
+			echo "# gcc: built in $(($(date +%s) - start))s;" \
+				"$(grep -c 'warning:' "$gdir/.scx-build-$i.log" || true) warning(s) in the whole build," \
+				"$(grep -c . <<<"$warns" || true) in the files it touches"
+		else
+			result FAIL "build-gcc:$name" "$(grep -E 'error|Error' "$gdir/.scx-build-$i.log" | head -20)"
+		fi
+	else
+		result OK "build-gcc:$name"
+		echo "# gcc: no kernel or include file touched: the previous patch's gcc kernel stands"
+	fi
 	for cc in clang gcc; do
 		if [ "$kernel_touched" = 0 ]; then
 			# no kernel file changed: the objects are the previous patch's

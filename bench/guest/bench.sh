@@ -8,7 +8,11 @@
 #                           (default 5), after one untimed warm-up run
 #   bench.msg_reps=N        the same for messaging cells (default 11)
 #   bench.scheds=A,B        fair,simple,qmap (fair = no BPF scheduler)
-#   bench.workloads=A,B     pipe,messaging
+#   bench.workloads=A,B     pipe,messaging,perf-pipe,perf-messaging (the
+#                           perf- ones: the tree's perf bench sched, with
+#                           pipe's round trips and bench.perf_msg below)
+#   bench.perf_msg=G,L      perf bench sched messaging -g G -l L (default
+#                           4,50: about 2 guest seconds a run)
 #   bench.pipe=N            pipe-pingpong round trips (default 50000)
 #   bench.msg=G,S,R,L,K     messaging groups,senders,receivers,loops,rounds
 #                           (default 4,10,10,25,80: one run = 80 rounds)
@@ -21,7 +25,8 @@
 #   bench.load=0            skip the load-time measurement
 #   bench.restart=A,B       workloads whose every run (warm-up included)
 #                           gets a freshly started BPF scheduler (default
-#                           messaging; none: start it once per scheduler)
+#                           messaging,perf-messaging; none: start it once
+#                           per scheduler)
 #   bench.settle=SECS       idle time before every run (default 1): lets the
 #                           previous run's deferred work (RCU callbacks,
 #                           kworkers freeing its tasks, BPF objects) finish
@@ -41,8 +46,8 @@
 PATH=/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin
 export PATH
 
-reps=5 msg_reps=11 scheds=fair,simple,qmap workloads=pipe,messaging restart=messaging
-pipe_loops=50000 msg_args=4,10,10,25,80 do_load=1 settle=1 msg_rounds= load_iters=1
+reps=5 msg_reps=11 scheds=fair,simple,qmap workloads=pipe,messaging restart=messaging,perf-messaging
+pipe_loops=50000 msg_args=4,10,10,25,80 do_load=1 settle=1 msg_rounds= load_iters=1 perf_msg=4,50
 for arg in $(cat /proc/cmdline); do
 	case "$arg" in
 	bench.reps=*) reps=${arg#*=} ;;
@@ -53,6 +58,7 @@ for arg in $(cat /proc/cmdline); do
 	bench.pipe=*) pipe_loops=${arg#*=} ;;
 	bench.msg=*) msg_args=${arg#*=} ;;
 	bench.msg_rounds=*) msg_rounds=${arg#*=} ;;
+	bench.perf_msg=*) perf_msg=${arg#*=} ;;
 	bench.load_iters=*) load_iters=${arg#*=} ;;
 	bench.load=*) do_load=${arg#*=} ;;
 	bench.settle=*) settle=${arg#*=} ;;
@@ -158,6 +164,8 @@ workload_cmd() {
 		set -- $(echo "$msg_args" | tr ',' ' ')
 		echo "/usr/bin/messaging $1 $2 $3 $4 ${k:-$5}"
 		;;
+	perf-pipe) echo "/usr/bin/perf-bench.sh pipe $pipe_loops" ;;
+	perf-messaging) echo "/usr/bin/perf-bench.sh messaging $(echo "$perf_msg" | tr ',' ' ')" ;;
 	esac
 }
 
@@ -174,7 +182,7 @@ run_cell() {
 	sleep "$settle"
 	line=$($cmd) || { fail "$w under $s: warm-up run failed"; return 1; }
 	n=$reps
-	[ "$w" = messaging ] && n=$msg_reps
+	case "$w" in *messaging) n=$msg_reps ;; esac
 	vals=
 	r=1
 	while [ $r -le "$n" ]; do
@@ -285,7 +293,7 @@ while [ "$(cat "$cs" 2>/dev/null)" = tsc-early ] && [ $i -lt 100 ]; do
 done
 echo "BENCH-PROGRESS start: kernel $(uname -r) ($(cat /scx/variant 2>/dev/null)), $(nproc) CPU(s)," \
 	"clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2>/dev/null)," \
-	"reps $reps (messaging $msg_reps), pipe $pipe_loops, messaging $msg_args${msg_rounds:+ (rounds $msg_rounds)}, $load_iters loads per load-time rep, restart for $restart"
+	"reps $reps (messaging $msg_reps), pipe $pipe_loops, messaging $msg_args${msg_rounds:+ (rounds $msg_rounds)}, perf messaging $perf_msg, $load_iters loads per load-time rep, restart for $restart"
 
 for s in $(echo "$scheds" | tr ',' ' '); do
 	start_sched "$s" || continue
