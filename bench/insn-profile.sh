@@ -10,7 +10,7 @@
 # prints a table and fails only if a boot or a dump did not happen.
 #
 # Usage: bench/insn-profile.sh BASELINE_TREE PATCHED_TREE
-# Env: SCHED=simple (fair|simple|qmap), LOOPS=20000, TOP=25 rows,
+# Env: SCHED=simple (fair|simple|qmap), LOOPS=20000, TOP=25 rows, SMP=1 vCPUs,
 #      OUT=$CACHE_DIR/bench/insn-profile (dumps, logs, table.md)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -19,7 +19,8 @@ repo=$(dirname "$here")
 
 [ $# -eq 2 ] || die "usage: $0 BASELINE_TREE PATCHED_TREE (e.g. \$CACHE_DIR/build/baseline-bench \$CACHE_DIR/build/patched-bench)"
 two_trees "$1" "$2"
-SCHED=${SCHED:-simple} LOOPS=${LOOPS:-20000} TOP=${TOP:-25}
+SCHED=${SCHED:-simple} LOOPS=${LOOPS:-20000} TOP=${TOP:-25} SMP=${SMP:-1}
+[[ $SMP =~ ^[1-9][0-9]*$ ]] || die "SMP=$SMP: want a number of vCPUs"
 OUT=${OUT:-$CACHE_DIR/bench/insn-profile}
 case $SCHED in fair | simple | qmap) ;; *) die "SCHED=$SCHED: want fair, simple or qmap" ;; esac
 [[ $LOOPS =~ ^[1-9][0-9]*$ ]] || die "LOOPS=$LOOPS: want a positive number of round trips"
@@ -47,7 +48,7 @@ for v in baseline patched; do
 		rm -f "$w/$n.tb"
 		rc=0
 		"$repo/run-qemu.sh" --kernel "$t/arch/x86/boot/bzImage" --initrd "$w/initramfs.cpio" \
-			--log "$w/$n.log" --icount --smp 1 --memory 1G --timeout 3600 \
+			--log "$w/$n.log" --icount --smp "$SMP" --memory 1G --timeout 3600 \
 			--plugin "$plugin,outfile=$w/$n.tb" \
 			--append "scx.payload=bench bench.reps=$reps bench.pipe=$n bench.scheds=$SCHED bench.workloads=pipe bench.load=0" \
 			>/dev/null 2>&1 || rc=$?

@@ -12,7 +12,7 @@
 #                           perf- ones: the tree's perf bench sched, with
 #                           pipe's round trips and bench.perf_msg below)
 #   bench.perf_msg=G,L      perf bench sched messaging -g G -l L (default
-#                           4,50: about 2 guest seconds a run)
+#                           4,500: about 2.6 guest seconds a run)
 #   bench.pipe=N            pipe-pingpong round trips (default 50000)
 #   bench.msg=G,S,R,L,K     messaging groups,senders,receivers,loops,rounds
 #                           (default 4,10,10,25,80: one run = 80 rounds)
@@ -47,7 +47,7 @@ PATH=/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin
 export PATH
 
 reps=5 msg_reps=11 scheds=fair,simple,qmap workloads=pipe,messaging restart=messaging,perf-messaging
-pipe_loops=50000 msg_args=4,10,10,25,80 do_load=1 settle=1 msg_rounds= load_iters=1 perf_msg=4,50
+pipe_loops=50000 msg_args=4,10,10,25,80 do_load=1 settle=1 msg_rounds= load_iters=1 perf_msg=4,500
 for arg in $(cat /proc/cmdline); do
 	case "$arg" in
 	bench.reps=*) reps=${arg#*=} ;;
