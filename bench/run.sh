@@ -30,6 +30,7 @@
 #   BENCH_JOBS=2      boot the two kernels at once (1: one after the other;
 #                     the numbers do not depend on it, only the wall time)
 #   BENCH_TIMEOUT=7200  seconds per guest (a starved guest took over 3600)
+#   BENCH_LOAD=1      0: no load-time or filter-cost cells (run time only)
 #   BENCH_SMP=1       vCPUs per guest (-icount keeps TCG single-threaded:
 #                     the vCPUs take turns, guest time still counts
 #                     instructions, now of all of them)
@@ -54,6 +55,8 @@ WORKLOADS=${WORKLOADS:-pipe,messaging} PERF_MSG=${PERF_MSG:-4,500}
 export WORKLOADS
 MSG_ROUNDS=${MSG_ROUNDS-fair:240} LOAD_ITERS=${LOAD_ITERS:-1}
 BENCH_JOBS=${BENCH_JOBS:-2} BENCH_TIMEOUT=${BENCH_TIMEOUT:-7200} BENCH_SMP=${BENCH_SMP:-1}
+BENCH_LOAD=${BENCH_LOAD:-1}
+case $BENCH_LOAD in 0 | 1) ;; *) die "BENCH_LOAD=$BENCH_LOAD: want 1 (measure scheduler load time) or 0" ;; esac
 [[ $BENCH_SMP =~ ^[1-9][0-9]*$ ]] || die "BENCH_SMP=$BENCH_SMP: want a number of vCPUs (1, 2, 4)"
 RESULTS_DIR=${RESULTS_DIR:-$here/results}
 work="$CACHE_DIR/bench"
@@ -62,7 +65,7 @@ mkdir -p "$work" "$logdir" "$RESULTS_DIR"
 
 # The same QEMU settings for both kernels, by construction: one array.
 qemu_opts=(--icount --smp "$BENCH_SMP" --memory 1G --timeout "$BENCH_TIMEOUT")
-guest_args="scx.payload=bench bench.reps=$REPS bench.msg_reps=$MSG_REPS bench.pipe=$PIPE_LOOPS bench.msg=$MSG_ARGS bench.msg_rounds=$MSG_ROUNDS bench.load_iters=$LOAD_ITERS bench.scheds=$SCHEDS bench.workloads=$WORKLOADS bench.perf_msg=$PERF_MSG"
+guest_args="scx.payload=bench bench.reps=$REPS bench.msg_reps=$MSG_REPS bench.pipe=$PIPE_LOOPS bench.msg=$MSG_ARGS bench.msg_rounds=$MSG_ROUNDS bench.load_iters=$LOAD_ITERS bench.scheds=$SCHEDS bench.workloads=$WORKLOADS bench.perf_msg=$PERF_MSG bench.load=$BENCH_LOAD"
 
 # Host tools (scripts/install-deps.sh, run by make bench's payload stage):
 # gnuplot for the plot, llvm-objdump and pahole for the static count.
