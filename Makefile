@@ -27,6 +27,8 @@
 #   make bench-compare A=dir B=dir   two stored bench results side by side
 #   make insn-profile      instructions per pipe round trip, per kernel
 #                          function, baseline vs patched (bench/insn-profile.sh)
+#   make insn-scaling      the same at 1/2/4 vCPUs and 20/40/80 tasks: the
+#                          saving per op-path call (bench/scaling.sh)
 #   make veristat          verifier cost per program (veristat), baseline vs
 #                          patched, side by side (bench/veristat.sh)
 #   make clean-cache       drop every cached tree, build and ccache
@@ -343,6 +345,15 @@ insn-profile:
 	@$(MAKE) --no-print-directory payload BASELINE=1 DEBUG= BENCH=1
 	@$(MAKE) --no-print-directory payload BASELINE= DEBUG= BENCH=1
 	@bench/insn-profile.sh $(CACHE_DIR)/build/baseline-bench $(CACHE_DIR)/build/patched-bench
+
+# How the saving grows with the work: insn-profile at 1, 2, 4 vCPUs (pipe)
+# and 20, 40, 80 tasks (messaging), the saving per call of the changed
+# functions and how well the calls predict it (bench/scaling.sh).
+.PHONY: insn-scaling
+insn-scaling:
+	@$(MAKE) --no-print-directory payload BASELINE=1 DEBUG= BENCH=1
+	@$(MAKE) --no-print-directory payload BASELINE= DEBUG= BENCH=1
+	@bench/scaling.sh $(CACHE_DIR)/build/baseline-bench $(CACHE_DIR)/build/patched-bench
 
 # Verification cost as BPF maintainers read it: veristat from each kernel's
 # tree on scx_simple, scx_qmap, scx_central and scx_flatcg, one boot per

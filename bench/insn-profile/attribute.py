@@ -4,10 +4,13 @@ patched, from tb-count plugin dumps of two boots per kernel that differ only
 in the number of round trips (the difference cancels boot, scheduler loads
 and everything else that does not scale with round trips).
 
-Usage: attribute.py ROUND_TRIPS_DIFF TOP \
+Usage: attribute.py [--unit NAME] [--tsv FILE] UNITS_DIFF TOP \
            BASE_VMLINUX_NM BASE_SHORT.tb BASE_LONG.tb \
            PATCH_VMLINUX_NM PATCH_SHORT.tb PATCH_LONG.tb
-The nm files are `nm -n vmlinux` output.
+UNITS_DIFF is how many more units (round trips, messages) the long boots
+ran. The nm files are `nm -n vmlinux` output. --tsv writes every function,
+"name<TAB>baseline<TAB>patched<TAB>calls baseline<TAB>calls patched" per
+unit, for bench/insn-profile/scaling.py.
 """
 import bisect
 import sys
@@ -57,9 +60,20 @@ def per_function(syms, path):
 
 
 def main():
-    diff_rt, top = int(sys.argv[1]), int(sys.argv[2])
+    args, unit, tsv = sys.argv[1:], "round trip", None
+    while args and args[0].startswith("--"):
+        if args[0] == "--unit":
+            unit = args[1]
+        elif args[0] == "--tsv":
+            tsv = args[1]
+        else:
+            sys.exit(f"attribute.py: unknown option {args[0]}")
+        args = args[2:]
+    if len(args) != 8:
+        sys.exit(__doc__)
+    diff_rt, top = int(args[0]), int(args[1])
     res, ncalls = {}, {}
-    for kind, (nm, short, long_) in (("baseline", sys.argv[3:6]), ("patched", sys.argv[6:9])):
+    for kind, (nm, short, long_) in (("baseline", args[2:5]), ("patched", args[5:8])):
         syms = load_syms(nm)
         (a, ac), (b, bc) = per_function(syms, short), per_function(syms, long_)
         res[kind] = {k: (b.get(k, 0) - a.get(k, 0)) / diff_rt for k in set(a) | set(b)}
@@ -68,8 +82,13 @@ def main():
     keys = set(base) | set(pat)
     rows = sorted(keys, key=lambda k: -abs(pat.get(k, 0) - base.get(k, 0)))
     tb, tp = sum(base.values()), sum(pat.values())
-    print("| function | baseline insns/round trip | patched | patched - baseline"
-          " | calls/round trip (baseline / patched) | patched - baseline per call |")
+    if tsv:
+        with open(tsv, "w") as f:
+            for k in sorted(keys):
+                f.write(f"{k}\t{base.get(k, 0):.4f}\t{pat.get(k, 0):.4f}\t"
+                        f"{ncalls['baseline'].get(k, 0):.4f}\t{ncalls['patched'].get(k, 0):.4f}\n")
+    print(f"| function | baseline insns/{unit} | patched | patched - baseline"
+          f" | calls/{unit} (baseline / patched) | patched - baseline per call |")
     print("|---|---:|---:|---:|---:|---:|")
     shown = 0.0
     for k in rows[:top]:
