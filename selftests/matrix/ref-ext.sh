@@ -16,12 +16,12 @@ if [ -n "${SCXK_REF_EXT:-}" ]; then
 fi
 if [ $# -ge 1 ] && git -C "$1" rev-parse --git-dir >/dev/null 2>&1; then
 	root=$(git -C "$1" rev-list --max-parents=0 HEAD | head -n 1)
-	if git -C "$1" log -1 --format=%s "$root" | grep -q '^pristine '; then
+	if [[ $(git -C "$1" log -1 --format=%s "$root") == "pristine "* ]]; then
 		exec git -C "$1" show "$root:kernel/sched/ext.c"
 	fi
 fi
 for p in "${CACHE_DIR:-$HOME/.cache/scx-kfilter}"/pristine/*/; do
-	if [ -e "$p/.git" ] && git -C "$p" log -1 --format=%s | grep -q '^pristine '; then
+	if [ -e "$p/.git" ] && [[ $(git -C "$p" log -1 --format=%s) == "pristine "* ]]; then
 		exec git -C "$p" show HEAD:kernel/sched/ext.c
 	fi
 done
