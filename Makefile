@@ -46,8 +46,9 @@
 #   SERIES KERNEL_TARBALL CACHE_DIR   inputs and where builds are cached
 #   QEMU_TIMEOUT QEMU_ARGS GUEST_APPEND   guest run knobs
 #   KEEP_RUNS LOG_DIR RUN_ID HEARTBEAT_S   runs kept, log links, run id
-#   REPS MSG_REPS PIPE_LOOPS MSG_ARGS MSG_ROUNDS LOAD_ITERS SCHEDS
-#   WORKLOADS BENCH_JOBS BENCH_TIMEOUT RESULTS_DIR   make bench (environment)
+#   REPS MSG_REPS PIPE_LOOPS MSG_ARGS MSG_ROUNDS PERF_MSG LOAD_ITERS SCHEDS
+#   WORKLOADS BENCH_LOAD BENCH_JOBS BENCH_TIMEOUT RESULTS_DIR   make bench
+#                            (environment)
 # See README.md.
 
 SHELL := /bin/bash
