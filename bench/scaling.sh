@@ -11,7 +11,8 @@
 # Env: CONFIGS (default below; LABEL:WORKLOAD:SMP:GROUPS:LOOPS, space
 #      separated; GROUPS "-" for pipe; LOOPS: round trips, or messaging
 #      rounds of GROUPS x 2500 messages), OUT=$CACHE_DIR/bench/scaling,
-#      RESULTS_DIR=bench/results/<date>-scaling (table.md, per-run tables)
+#      RESULTS_DIR=bench/results/<date>-scaling (table.md, scaling.svg,
+#      per-run tables), REUSE=1 (keep runs whose functions.tsv exists)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../scripts/lib.sh"
@@ -28,6 +29,11 @@ runs=()
 for c in $CONFIGS; do
 	IFS=: read -r label workload smp groups loops <<<"$c"
 	[ -n "$loops" ] || die "CONFIGS entry '$c': want LABEL:WORKLOAD:SMP:GROUPS:LOOPS"
+	runs+=("$label=$OUT/$label")
+	if [ "${REUSE:-0}" = 1 ] && [ -s "$OUT/$label/functions.tsv" ]; then
+		log "scaling: $label: reusing $OUT/$label (REUSE=1)"
+		continue
+	fi
 	log "scaling: $label ($workload, $smp vCPU(s)$([ "$workload" = messaging ] && echo ", $groups group(s)"))"
 	g=$groups
 	[ "$workload" = messaging ] || g=4
@@ -35,14 +41,22 @@ for c in $CONFIGS; do
 		"$here/insn-profile.sh" "${tree[baseline]}" "${tree[patched]}" >"$OUT/$label.log" 2>&1 ||
 		die "insn-profile for $label failed: see $OUT/$label.log"
 	cp "$OUT/$label/table.md" "$RESULTS_DIR/$label.md"
-	runs+=("$label=$OUT/$label")
 done
 {
 	echo "# How the saving grows with the work (scx_simple)"
 	echo
 	echo "Kernels $(basename "${tree[baseline]}") and $(basename "${tree[patched]}"); taken $(date -u '+%Y-%m-%d %H:%M UTC') by bench/scaling.sh; configurations (label:workload:vCPUs:groups:loops): $CONFIGS. Units: a pipe round trip, a message."
 	echo
-	python3 "$here/insn-profile/scaling.py" "$RESULTS_DIR/static-diff.md" "${runs[@]}"
+	python3 "$here/insn-profile/scaling.py" --dat "$OUT/scaling.dat" "$RESULTS_DIR/static-diff.md" "${runs[@]}"
+	echo
+	echo "![saving against calls](scaling.svg)"
 } >"$RESULTS_DIR/table.md"
+# the plot: the 1-vCPU configurations (with more vCPUs the kernels' paths
+# differ, see docs/benchmark.md); the reference's saving per call as a line
+slope=$(sed -n 's/^# slope -*//p' "$OUT/scaling.dat")
+awk -F'\t' '(!/^#/ && $1 !~ /-[0-9]+cpu$/) || $1 ~ /-1cpu$/ {
+	printf "%s%s\n%s\t%s\t%s\n", (n++ ? "\n\n" : ""), $1, $1, $2, -$3 }' "$OUT/scaling.dat" >"$OUT/scaling-1cpu.dat"
+gnuplot -e "datafile='$OUT/scaling-1cpu.dat'; outfile='$RESULTS_DIR/scaling.svg'; slope=$slope" \
+	"$here/insn-profile/scaling.gp" || die "gnuplot failed on $OUT/scaling-1cpu.dat"
 cat "$RESULTS_DIR/table.md"
 log "scaling: written $RESULTS_DIR/table.md"

@@ -13,7 +13,9 @@ per unit of work (round trip or message):
     times its static instruction difference (STATIC_DIFF), with the
     measured/predicted ratio.
 
-Usage: scaling.py STATIC_DIFF.md LABEL=DIR [LABEL=DIR...]  (markdown on stdout)
+Usage: scaling.py [--dat FILE] STATIC_DIFF.md LABEL=DIR [LABEL=DIR...]
+(markdown on stdout; --dat: "label<TAB>calls<TAB>saving" per run, and the
+reference's saving per call as a last "# slope" line, for scaling.gp)
 """
 import re
 import sys
@@ -40,13 +42,16 @@ def load_static(path):
 
 
 def main():
-    if len(sys.argv) < 3:
+    args, dat = sys.argv[1:], None
+    if args[:1] == ["--dat"]:
+        dat, args = args[1], args[2:]
+    if len(args) < 2:
         sys.exit(__doc__)
-    static = load_static(sys.argv[1])
+    static = load_static(args[0])
     if not static:
-        sys.exit(f"scaling.py: no function rows in {sys.argv[1]}")
+        sys.exit(f"scaling.py: no function rows in {args[0]}")
     runs = []
-    for arg in sys.argv[2:]:
+    for arg in args[1:]:
         label, _, d = arg.partition("=")
         runs.append((label, load_tsv(f"{d}/functions.tsv")))
 
@@ -59,6 +64,7 @@ def main():
           " | saving per call | predicted from the reference's per-call savings (measured/predicted)"
           " | predicted from the static count (measured/predicted) |")
     print("|---|---:|---:|---:|---:|---:|")
+    points = []
     for label, r in runs:
         changed = [f for f in static if f in r]
         save = sum(r[f][1] - r[f][0] for f in changed)
@@ -69,8 +75,15 @@ def main():
         spred = sum(r[f][3] * static[f] for f in changed)
         ratio = lambda m, p: f"{m / p:.2f}" if abs(p) > 1e-9 else "n/a"
         note = f", {unexplained:.2f} calls not in the reference" if unexplained else ""
+        points.append((label, calls, save))
         print(f"| {label} | {save:+.2f} ({total:+.2f}) | {calls:.2f} | {save / calls if calls else 0:+.2f}"
               f" | {pred:+.2f} ({ratio(save, pred)}){note} | {spred:+.2f} ({ratio(save, spred)}) |")
+    if dat:
+        with open(dat, "w") as f:
+            for label, calls, save in points:
+                f.write(f"{label}\t{calls:.4f}\t{save:.4f}\n")
+            ref_calls = points[0][1]
+            f.write(f"# slope {points[0][2] / ref_calls if ref_calls else 0:.4f}\n")
     print()
     print(f"Reference for the per-call savings: {ref_label}. Per function, calls per unit (patched) "
           "and saving per call, where called:")
