@@ -111,6 +111,29 @@ result() { # result OK|FAIL NAME [DIAG]
 	fi
 }
 
+# build_kernel CHECK MAKE_FN TREE: bzImage at patch $i ($name), the check
+# failing on a warning or error in a file this patch touches. Warnings
+# elsewhere are the tree's own (clang-19 stack frame sizes, say).
+build_kernel() {
+	local check=$1 mk=$2 tree=$3 start touched warns logf
+	logf="$tree/.scx-build-$i.log"
+	start=$(date +%s)
+	if ! run_logged "$logf" "$mk" "$tree" bzImage; then
+		result FAIL "$check:$name" "$(grep -E 'error|Error' "$logf" | head -20)"
+		return 0
+	fi
+	touched=$(git -C "$tree" diff --name-only HEAD~1 HEAD)
+	warns=$(grep -F -f <(sed 's/$/:/' <<<"$touched") "$logf" | grep -E 'warning:|error:' || true)
+	if [ -n "$warns" ]; then
+		result FAIL "$check:$name" "$warns"
+	else
+		result OK "$check:$name"
+	fi
+	echo "# $check: built in $(($(date +%s) - start))s;" \
+		"$(grep -c 'warning:' "$logf" || true) warning(s) in the whole build," \
+		"$(grep -c . <<<"$warns" || true) in the files it touches"
+}
+
 # kdoc_warnings REV FILE: kernel-doc's warnings for FILE at REV (0 if absent)
 kdoc_warnings() {
 	local tmp
@@ -193,24 +216,7 @@ while read -r p; do
 		echo "# kernel-doc warnings in the touched files: $kd_before before, $kd_after after"
 	fi
 
-	start=$(date +%s)
-	if run_logged "$dir/.scx-build-$i.log" kmake "$dir" bzImage; then
-		# Warnings elsewhere are the tree's own (clang-19 stack frame
-		# sizes); one in a file this patch touches is the patch's.
-		touched=$(git -C "$dir" diff --name-only HEAD~1 HEAD)
-		warns=$(grep -F -f <(sed 's/$/:/' <<<"$touched") "$dir/.scx-build-$i.log" |
-			grep -E 'warning:|error:' || true)
-		if [ -n "$warns" ]; then
-			result FAIL "build:$name" "$warns"
-		else
-			result OK "build:$name"
-		fi
-		echo "# built in $(($(date +%s) - start))s;" \
-			"$(grep -c 'warning:' "$dir/.scx-build-$i.log" || true) warning(s) in the whole build," \
-			"$(grep -c . <<<"$warns" || true) in the files it touches"
-	else
-		result FAIL "build:$name" "$(grep -E 'error|Error' "$dir/.scx-build-$i.log" | head -20)"
-	fi
+	build_kernel build kmake "$dir"
 
 	git -C "$gdir" checkout -q --detach "$(git -C "$dir" rev-parse HEAD)"
 	kernel_touched=0
@@ -220,25 +226,10 @@ while read -r p; do
 	# by objects far from the series' own. A patch that touches no kernel
 	# or include file leaves the previous patch's gcc kernel as it was.
 	if [ "$kernel_touched" = 1 ]; then
-		start=$(date +%s)
-		if run_logged "$gdir/.scx-build-$i.log" gmake "$gdir" bzImage; then
-			touched=$(git -C "$gdir" diff --name-only HEAD~1 HEAD)
-			warns=$(grep -F -f <(sed 's/$/:/' <<<"$touched") "$gdir/.scx-build-$i.log" |
-				grep -E 'warning:|error:' || true)
-			if [ -n "$warns" ]; then
-				result FAIL "build-gcc:$name" "$warns"
-			else
-				result OK "build-gcc:$name"
-			fi
-			echo "# gcc: built in $(($(date +%s) - start))s;" \
-				"$(grep -c 'warning:' "$gdir/.scx-build-$i.log" || true) warning(s) in the whole build," \
-				"$(grep -c . <<<"$warns" || true) in the files it touches"
-		else
-			result FAIL "build-gcc:$name" "$(grep -E 'error|Error' "$gdir/.scx-build-$i.log" | head -20)"
-		fi
+		build_kernel build-gcc gmake "$gdir"
 	else
 		result OK "build-gcc:$name"
-		echo "# gcc: no kernel or include file touched: the previous patch's gcc kernel stands"
+		echo "# build-gcc: no kernel or include file touched: the previous patch's gcc kernel stands"
 	fi
 	for cc in clang gcc; do
 		if [ "$kernel_touched" = 0 ]; then
