@@ -12,6 +12,7 @@
 #       block: rule's up to the end of its report
 #   -v run=NAME: the whole LOG is the kernel log of the test NAME (the
 #       guest's per-run log has no result line to find its run by)
+#   -v prev=NAME: and NAME is the test that ran just before it
 #
 # Rules, one a line (lines starting with # are comments):
 #   REGEX;WHY
@@ -21,6 +22,11 @@
 #       "hotplug" (from its "  runner| TEST: hotplug" line to its
 #       "=====  END  =====") or a sched-load run sched:hotplug-* (from its
 #       "sched-load: mark N" kernel line to its result "ok N sched:...")
+#   after-hotplug:REGEX;WHY
+#       the same, and also in the one test that follows a CPU-hotplug test
+#       (up to its "=====  END  =====" or its result line): for a report
+#       raised by a timer the hotplug armed, which may fire after the
+#       hotplug test has ended
 #   caused:REGEX;TRACE[&&TRACE...];WHY
 #       a line matching REGEX is known only as part of a report printed
 #       from inside a known splat: the next line that a one-line rule
@@ -39,6 +45,9 @@ function load(line,    i, kind, rest) {
 		if (line ~ /^hotplug:/) {
 			scope[n + 1] = "hotplug"
 			line = substr(line, 9)
+		} else if (line ~ /^after-hotplug:/) {
+			scope[n + 1] = "after"
+			line = substr(line, 15)
 		}
 		i = index(line, ";")
 		re[++n] = substr(line, 1, i - 1)
@@ -74,23 +83,36 @@ function is_hotplug(name) {
 	return name == "hotplug" || name ~ /^sched:hotplug-/
 }
 
-# hp[i] = 1 for each line inside a hotplug test (see hotplug: above)
-function hotplug_lines(    i, x, intree, mark, markline, s, num) {
+# hp[i] = 1 for each line inside a hotplug test, ah[i] = 1 for each line
+# inside one or in the test that follows it (see hotplug: and after-hotplug:
+# above)
+function hotplug_lines(    i, x, intree, after, mark, markline, from, s, num) {
 	intree = 0
+	after = 0
 	mark = ""
+	from = 0
 	for (i = 1; i <= N; i++) {
 		if (L[i] ~ /^# suite: /)
-			intree = 0
+			intree = after = 0
 		if (L[i] ~ /^  runner\| TEST: /) {
 			s = L[i]
 			sub(/^  runner\| TEST: /, "", s)
 			sub(/ +$/, "", s)
+			# the test after a hotplug test is "after" to its END
+			after = (intree || after == 1) ? 2 : 0
 			intree = is_hotplug(s)
 		}
 		if (intree || (run != "" && is_hotplug(run)))
 			hp[i] = 1
-		if (L[i] ~ /^  runner\| =+ +END +=+/)
+		if (intree || after || (run != "" && (is_hotplug(run) || is_hotplug(prev))))
+			ah[i] = 1
+		if (L[i] ~ /^  runner\| =+ +END +=+/) {
+			if (intree)
+				after = 1
+			else if (after == 2)
+				after = 0
 			intree = 0
+		}
 		# sched-load: its run N starts at its mark; its first result
 		# line "ok N sched:NAME" ends it and says whether it was hotplug
 		if (L[i] ~ /sched-load: mark [0-9]+ *$/) {
@@ -107,9 +129,17 @@ function hotplug_lines(    i, x, intree, mark, markline, s, num) {
 				continue
 			sub(/^[0-9]+ /, "", s)
 			sub(/ .*/, "", s)
-			if (is_hotplug(s))
+			# a run right after a hotplug run: "after" from the
+			# hotplug run's result to this result
+			if (from)
+				for (x = from; x <= i; x++)
+					ah[x] = 1
+			from = 0
+			if (is_hotplug(s)) {
 				for (x = markline; x <= i; x++)
-					hp[x] = 1
+					hp[x] = ah[x] = 1
+				from = i + 1
+			}
 			mark = ""
 		}
 	}
@@ -121,8 +151,17 @@ FILENAME == ARGV[1] { load($0); next }
 END {
 	hotplug_lines()
 	for (i = 1; i <= N; i++)
-		for (k = 1; k <= n; k++)
-			if (L[i] ~ re[k] && (scope[k] == "" || (i in hp))) { kw[i] = why[k]; one[i] = 1; break }
+		for (k = 1; k <= n; k++) {
+			if (L[i] !~ re[k])
+				continue
+			if (scope[k] == "hotplug" && !(i in hp))
+				continue
+			if (scope[k] == "after" && !(i in ah))
+				continue
+			kw[i] = why[k]
+			one[i] = 1
+			break
+		}
 	for (i = 1; i <= N; i++) {
 		if (one[i])
 			continue

@@ -140,6 +140,7 @@ lockdep_on() {
 
 begin_run() {
 	N=$((N + 1))
+	PREV_NAME=${NAME-}
 	NAME=$1
 	NERR=0
 	RUNLOG=$LOGDIR/$N-$NAME
@@ -261,11 +262,12 @@ check_klog() {
 	# $RUNLOG.known instead of being checked. Listed by timestamp and
 	# reason, not text: the text of a report known only with its cause
 	# would read as a splat on its own to the host. run= tells the awk
-	# which test this log is from (hotplug: rules hold only in hotplug runs).
-	awk -v mode=known -v run="sched:$NAME" -f known-splats.awk known-splats "$kl" |
-		cut -f2- > "$RUNLOG.known"
-	awk -v mode=blank -v block=1 -v run="sched:$NAME" -f known-splats.awk known-splats "$kl" \
-		> "$kl.unknown"
+	# which test this log is from and prev= which ran before it (hotplug:
+	# rules hold only in hotplug runs, after-hotplug: in the next run too).
+	awk -v mode=known -v run="sched:$NAME" -v prev="sched:$PREV_NAME" \
+		-f known-splats.awk known-splats "$kl" | cut -f2- > "$RUNLOG.known"
+	awk -v mode=blank -v block=1 -v run="sched:$NAME" -v prev="sched:$PREV_NAME" \
+		-f known-splats.awk known-splats "$kl" > "$kl.unknown"
 	if [ -s "$RUNLOG.known" ]; then
 		diag "kernel log: known splat(s), not caused by the series (known-splats):"
 		awk -F'\t' '{ t = $2; sub(/\].*/, "]", t); print "#   " t " " $1 }' \

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# The 6.12.118 dl_server WARN rules of scripts/known-splats.txt (hotplug:)
-# hold only inside a CPU-hotplug test: the in-tree runner's "hotplug" and
-# sched-load's sched:hotplug-* runs. The same WARN line anywhere else is an
-# unknown splat and fails the report; the guest's per-run judgement
-# (busybox awk, -v run=) agrees.
+# The 6.12.118 dl_server WARN rules of scripts/known-splats.txt hold only
+# inside a CPU-hotplug test (hotplug:): the in-tree runner's "hotplug" and
+# sched-load's sched:hotplug-* runs; the one raised by the dl inactive timer
+# (after-hotplug:) also in the one test after it. The same WARN line anywhere
+# else is an unknown splat and fails the report; the guest's per-run
+# judgement (busybox awk, -v run= -v prev=) agrees.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
@@ -13,6 +14,8 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 warn="[  349.128844] WARNING: CPU: 0 PID: 8588 at kernel/sched/deadline.c:265 inactive_task_timer+0x484/0x550"
+# raised synchronously by the offline (sched_cpu_dying): hotplug: only
+sync="[  349.128844] WARNING: CPU: 1 PID: 22 at kernel/sched/deadline.c:428 task_non_contending+0x433/0x540"
 trace=("[  349.128844] Call Trace:" "[  349.128844] ---[ end trace 0000000000000000 ]---")
 # sched_load_run FILE N NAME [LINE...]: a console log with one sched-load
 # run N (its kernel mark, the lines, its result), then the guest's results
@@ -53,23 +56,36 @@ printf '%s\n' "$warn" "${trace[@]}" "SCX-GUEST-EXIT: 0" >"$tmp/boot.log"
 rc=0 && "$detect" "$tmp/boot.log" >/dev/null || rc=$?
 check outside-any-test-is-a-splat "detect-splat exit $rc, want 0 (a splat)" test "$rc" = 0
 
-# A hotplug run's scope ends at its result: the next run's WARN is unknown,
-# and the guest's results block, repeating the hotplug result, does not
-# reopen it.
-{
+# A hotplug run's scope ends at its result: the next run's synchronous WARN
+# is unknown, and the guest's results block, repeating the hotplug result,
+# does not reopen it. The timer's WARN is known in the next run, not in the
+# one after it.
+next_runs() { # LINE_IN_RUN_20 LINE_IN_RUN_21
 	echo "[  346.0] sched-load: mark 19"
 	echo "ok 19 sched:hotplug-scx_qmap"
 	echo "[  367.7] sched-load: mark 20"
-	printf '%s\n' "$warn" "${trace[@]}"
+	[ -z "$1" ] || printf '%s\n' "$1" "${trace[@]}"
 	echo "ok 20 sched:scx_simple"
-	printf '%s\n' SCX-RESULTS-BEGIN "ok 19 sched:hotplug-scx_qmap" "ok 20 sched:scx_simple" SCX-RESULTS-END
-} >"$tmp/next.log"
+	echo "[  387.7] sched-load: mark 21"
+	[ -z "$2" ] || printf '%s\n' "$2" "${trace[@]}"
+	echo "ok 21 sched:scx_qmap"
+	printf '%s\n' SCX-RESULTS-BEGIN "ok 19 sched:hotplug-scx_qmap" "ok 20 sched:scx_simple" \
+		"ok 21 sched:scx_qmap" SCX-RESULTS-END
+}
+next_runs "$sync" "" >"$tmp/next.log"
 rc=0 && "$detect" "$tmp/next.log" >/dev/null || rc=$?
 check scope-ends-at-result "detect-splat exit $rc, want 0 (a splat in run 20)" test "$rc" = 0
+next_runs "$warn" "" >"$tmp/next-timer.log"
+rc=0 && "$detect" "$tmp/next-timer.log" >/dev/null || rc=$?
+check timer-known-in-next-run "detect-splat exit $rc, want 1 (clean)" test "$rc" = 1
+next_runs "" "$warn" >"$tmp/next2-timer.log"
+got=$("$detect" "$tmp/next2-timer.log" || true)
+check timer-unknown-two-runs-on "detect-splat: '$(cut -f3,5 <<<"$got")', want a kernel WARNING while running sched:scx_qmap" \
+	bash -c '[ "$(cut -f3 <<<"$1")" = "kernel WARNING" ] && [[ $(cut -f5 <<<"$1") == *sched:scx_qmap ]]' _ "$got"
 
-# The in-tree runner's hotplug test: known between its TEST: and END lines,
-# not in the test after it.
-intree() { # LINES_IN_HOTPLUG... -- LINES_IN_NEXT...
+# The in-tree runner's hotplug test: known between its TEST: and END lines;
+# in the test after it, only the timer's WARN; in the one after that, neither.
+intree() { # LINES_IN_HOTPLUG... -- LINES_IN_NEXT... -- LINES_IN_THIRD...
 	echo "# suite: 20-scx-selftests"
 	echo "  runner| ===== START ====="
 	echo "  runner| TEST: hotplug"
@@ -77,21 +93,41 @@ intree() { # LINES_IN_HOTPLUG... -- LINES_IN_NEXT...
 	shift
 	printf '%s\n' "  runner| ok 11 hotplug # " "  runner| =====  END  =====" \
 		"  runner| ===== START =====" "  runner| TEST: init_enable_count"
-	printf '%s\n' "$@"
+	while [ "$1" != -- ]; do echo "$1" && shift; done
+	shift
 	printf '%s\n' "  runner| ok 12 init_enable_count # " "  runner| =====  END  =====" \
-		"ok 11 scx-selftest:hotplug" "ok 12 scx-selftest:init_enable_count"
+		"  runner| ===== START =====" "  runner| TEST: maximal"
+	printf '%s\n' "$@"
+	printf '%s\n' "  runner| ok 13 maximal # " "  runner| =====  END  =====" \
+		"ok 11 scx-selftest:hotplug" "ok 12 scx-selftest:init_enable_count" "ok 13 scx-selftest:maximal"
 }
-intree "$warn" "${trace[@]}" -- >"$tmp/intree.log"
+intree "$warn" "${trace[@]}" -- -- >"$tmp/intree.log"
 rc=0 && "$detect" "$tmp/intree.log" >/dev/null || rc=$?
 check in-tree-hotplug-known "detect-splat exit $rc, want 1 (clean)" test "$rc" = 1
-intree -- "$warn" "${trace[@]}" >"$tmp/intree-next.log"
-got=$("$detect" "$tmp/intree-next.log" || true)
-check in-tree-next-test-is-a-splat "detect-splat: '$(cut -f3,5 <<<"$got")'" \
+intree -- "$warn" "${trace[@]}" -- >"$tmp/intree-next.log"
+rc=0 && "$detect" "$tmp/intree-next.log" >/dev/null || rc=$?
+check in-tree-next-test-timer-known "detect-splat exit $rc, want 1 (clean)" test "$rc" = 1
+intree -- "$sync" "${trace[@]}" -- >"$tmp/intree-next-sync.log"
+got=$("$detect" "$tmp/intree-next-sync.log" || true)
+check in-tree-next-test-sync-is-a-splat "detect-splat: '$(cut -f3,5 <<<"$got")'" \
 	bash -c '[ "$(cut -f3 <<<"$1")" = "kernel WARNING" ] && [[ $(cut -f5 <<<"$1") == *init_enable_count ]]' _ "$got"
+intree -- -- "$warn" "${trace[@]}" >"$tmp/intree-third.log"
+got=$("$detect" "$tmp/intree-third.log" || true)
+check in-tree-third-test-timer-is-a-splat "detect-splat: '$(cut -f3,5 <<<"$got")'" \
+	bash -c '[ "$(cut -f3 <<<"$1")" = "kernel WARNING" ] && [[ $(cut -f5 <<<"$1") == *maximal ]]' _ "$got"
+# A timer WARN in a test that follows no hotplug test: unknown.
+{
+	printf '%s\n' "# suite: 20-scx-selftests" "  runner| ===== START =====" "  runner| TEST: maximal" "$warn" "${trace[@]}"
+	printf '%s\n' "  runner| ok 1 maximal # " "  runner| =====  END  =====" "ok 1 scx-selftest:maximal"
+} >"$tmp/intree-nohp.log"
+rc=0 && "$detect" "$tmp/intree-nohp.log" >/dev/null || rc=$?
+check in-tree-no-hotplug-timer-is-a-splat "detect-splat exit $rc, want 0 (a splat)" test "$rc" = 0
 
 # The guest judges one run's kernel log, told the run's name (run-guest.sh).
 printf '%s\n' "[  346.0] sched-load: mark 19" "$warn" "${trace[@]}" >"$tmp/klog"
 guest() { "$@" -v mode=known -f "$top/scripts/known-splats.awk" "$top/scripts/known-splats.txt" "$tmp/klog" | wc -l; }
+printf '%s\n' "[  346.0] sched-load: mark 20" "$sync" "${trace[@]}" >"$tmp/klog-sync"
+guest_sync() { "$@" -v mode=known -f "$top/scripts/known-splats.awk" "$top/scripts/known-splats.txt" "$tmp/klog-sync" | wc -l; }
 for a in awk busybox; do
 	if [ "$a" = busybox ] && ! command -v busybox >/dev/null; then
 		skip "guest-$a" "no busybox on the host (scripts/install-deps.sh installs busybox-static)"
@@ -102,5 +138,10 @@ for a in awk busybox; do
 	out=$(guest "${aw[@]}" -v run=sched:scx_simple)
 	check "guest-$a" "known lines with run=sched:hotplug-scx_qmap: $in (want 1), with run=sched:scx_simple: $out (want 0)" \
 		test "$in" = 1 -a "$out" = 0
+	next=$(guest "${aw[@]}" -v run=sched:scx_simple -v prev=sched:hotplug-scx_qmap)
+	next2=$(guest "${aw[@]}" -v run=sched:scx_simple -v prev=sched:scx_qmap)
+	sync=$(guest_sync "${aw[@]}" -v run=sched:scx_simple -v prev=sched:hotplug-scx_qmap)
+	check "guest-$a-after-hotplug" "timer WARN after a hotplug run: $next (want 1), after another run: $next2 (want 0); offline WARN after a hotplug run: $sync (want 0)" \
+		test "$next" = 1 -a "$next2" = 0 -a "$sync" = 0
 done
 done_testing
