@@ -148,7 +148,7 @@ main:
 	done; \
 	set -- $$logs; \
 	if [ $$# -eq 2 ]; then echo; scripts/side-by-side.sh --save $$1 $$2 || true; fi; \
-	b=$$(ls -1d bench/results/*/results.md 2>/dev/null | tail -1); \
+	b=$$(grep -H '^Taken ' bench/results/*/results.md 2>/dev/null | sed 's/:Taken / /' | sort -k2,3 | tail -n 1 | cut -d' ' -f1); \
 	if [ -n "$$b" ]; then \
 		echo; echo "# the latest stored benchmark ($$b):"; \
 		sed -n '/^## Run time/,/^## /p' $$b | grep '^|'; \

@@ -9,9 +9,9 @@ if (!exists("subtitle")) subtitle = ""
 if (!exists("haveload")) haveload = 1
 # The output's extension picks the terminal: .png (pngcairo) or .svg.
 if (outfile[strlen(outfile)-3:] eq ".png") {
-	set terminal pngcairo size 1000,560 font "sans,10" background rgb "white"
+	set terminal pngcairo size 1200,560 font "sans,10" background rgb "white"
 } else {
-	set terminal svg size 1000,560 dynamic font "sans,12" background rgb "white"
+	set terminal svg size 1200,560 dynamic font "sans,12" background rgb "white"
 }
 set output outfile
 set multiplot layout 1,(haveload ? 2 : 1) title "sched_ext kfunc masks: patched / baseline - 1, in guest instructions (QEMU -icount shift=0, -smp 1)\n".subtitle noenhanced
@@ -21,7 +21,7 @@ set style fill solid 0.6 border -1
 set boxwidth 0.6
 set xtics noenhanced
 set xzeroaxis lt -1
-set bmargin 4
+set bmargin 5
 set tmargin 5
 set datafile separator "\t"
 set key top left noenhanced
@@ -34,7 +34,7 @@ plot datafile index 0 using 0:2 with boxes lc rgb "#4477aa" title "ratio of medi
 if (haveload) {
 	set size 0.38,1
 	set origin 0.62,0
-	set title "load time (moves with BTF layout between builds, see docs/benchmark.md)" noenhanced
+	set title "load time (same BTF type order: docs/benchmark.md)" noenhanced
 	unset ylabel
 	plot datafile index 1 using 0:2 with boxes lc rgb "#aa7744" notitle, \
 	     '' index 1 using 0:2:3:4:xticlabels(stringcolumn(1)) with yerrorbars lc rgb "black" pt 0 notitle

@@ -32,7 +32,10 @@
 #   BENCH_TIMEOUT=7200  seconds per guest (a starved guest took over 3600)
 #   BENCH_LOAD=1      0: no load-time or filter-cost cells (run time only)
 #   BENCH_SMP=1       vCPUs per guest; only 1 is accepted (see below)
-#   RESULTS_DIR=bench/results   where the tables, raw numbers and plot go
+#   RESULTS_DIR=$CACHE_DIR/bench/runs/<UTC time>-<checkout>  where the
+#                     tables, the cells as CSV, raw numbers and plot go (a
+#                     new directory per run, linked as .../runs/latest; copy
+#                     it under bench/results/ to publish it)
 # Exit status: 0 when every cell produced numbers; non-zero if a kernel did
 # not boot or finish, a scheduler did not enable, or a run gave no number.
 # Never fails on the numbers themselves.
@@ -61,9 +64,15 @@ case $BENCH_LOAD in 0 | 1) ;; *) die "BENCH_LOAD=$BENCH_LOAD: want 1 (measure sc
 # (2026-12-05, bench/insn-profile.sh runs): a time set by the turns, not by
 # the work. Instruction counts stay valid (make insn-scaling).
 [ "$BENCH_SMP" = 1 ] || die "BENCH_SMP=$BENCH_SMP: guest time under -icount is not an instruction count with more than one vCPU (a pipe round trip read 8400.525 ns on both kernels with 2); use make insn-scaling (SMP=) for more vCPUs"
-RESULTS_DIR=${RESULTS_DIR:-$here/results}
 work="$CACHE_DIR/bench"
 logdir="$CACHE_DIR/logs"
+if [ -z "${RESULTS_DIR:-}" ]; then
+	RESULTS_DIR=$work/runs/$(date -u +%Y%m%d-%H%M%S)-$(git -C "$repo" rev-parse --short HEAD 2>/dev/null || echo unknown)
+	mkdir -p "$RESULTS_DIR"
+	ln -sfn "$(basename "$RESULTS_DIR")" "$work/runs/latest"
+fi
+[ ! -e "$RESULTS_DIR/results.md" ] ||
+	die "RESULTS_DIR=$RESULTS_DIR already holds a run (results.md): name a new directory, or leave RESULTS_DIR unset for a dated one"
 mkdir -p "$work" "$logdir" "$RESULTS_DIR"
 
 # The same QEMU settings for both kernels, by construction: one array.
@@ -192,7 +201,7 @@ summary_rc=0
 	echo "- host: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')"
 	echo
 	"$here/summarize.sh" "$RESULTS_DIR/raw-baseline.txt" "$RESULTS_DIR/raw-patched.txt" \
-		"$RESULTS_DIR/plot.dat" || summary_rc=$?
+		"$RESULTS_DIR/plot.dat" "$RESULTS_DIR/cells.csv" || summary_rc=$?
 	echo
 	echo "Guest ns are instructions (\`-icount shift=0\`). Median of the repetitions;"
 	echo "spread = (max - min) / median; ratio = patched median / baseline median."
@@ -205,8 +214,9 @@ summary_rc=0
 	echo
 	echo "Where each kernel's BTF puts the sched_ext types (libbpf resolves every"
 	echo "kfunc extern by a linear scan of the vmlinux BTF, so the whole-load time"
-	echo "moves with these ids; pahole's type order differs from build to build"
-	echo "even for the same source):"
+	echo "moves with these ids; scripts/kbuild.sh pins pahole's type order, so"
+	echo "two builds of the same source give the same .BTF and these ids differ"
+	echo "by the types the series adds: bench/results/2026-12-05-btf-repro/):"
 	echo
 	for v in "${variants[@]}"; do
 		btf_layout "${tree[$v]}" | sed "s/^/- $v: /"
@@ -236,7 +246,8 @@ fi
 echo
 cat "$md"
 echo
-log "bench: results in $RESULTS_DIR (results.md, results.svg, raw-*.txt); console logs $logdir/bench-*.log"
+log "bench: results in $RESULTS_DIR (results.md, cells.csv, results.svg, raw-*.txt); console logs $logdir/bench-*.log"
+log "bench: to publish it: cp -r $RESULTS_DIR bench/results/$(date -u +%Y-%m-%d)-<name> and commit; make bench-compare A=<dir> B=<dir> compares two"
 log "bench: took $(($(date +%s) - start))s"
 if [ "$failed" != 0 ]; then
 	echo "bench: FAILED: something broke (see the warnings above); numbers may be incomplete" >&2

@@ -9,13 +9,17 @@
 # baseline median, and the ratio's range over all pairs of repetitions
 # (min patched / max baseline .. max patched / min baseline) for the plot.
 #
+# CELLS_CSV_OUT, if given, gets every row of the tables as CSV: table,
+# cell, both medians, ratio, difference, both spreads and rep counts, and
+# the ratio's range.
+#
 # Exits 3 if a cell has no numbers for one of the kernels.
 #
-# Usage: bench/summarize.sh RAW_BASELINE RAW_PATCHED PLOT_DATA_OUT
+# Usage: bench/summarize.sh RAW_BASELINE RAW_PATCHED PLOT_DATA_OUT [CELLS_CSV_OUT]
 set -euo pipefail
-[ $# -eq 3 ] || { echo "usage: $0 RAW_BASELINE RAW_PATCHED PLOT_DATA_OUT" >&2; exit 64; }
+[ $# -eq 3 ] || [ $# -eq 4 ] || { echo "usage: $0 RAW_BASELINE RAW_PATCHED PLOT_DATA_OUT [CELLS_CSV_OUT]" >&2; exit 64; }
 
-awk -v datf="$3" '
+awk -v datf="$3" -v csvf="${4:-}" '
 function sortv(a, n,    i, j, t) {
 	for (i = 2; i <= n; i++)
 		for (j = i; j > 1 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
@@ -60,12 +64,18 @@ function row(cellkey, metric, label, extra, plot,    bm, bmin, bmax, bn, pm, pmi
 	r = pm / bm
 	printf "| %s | %.1f | %.1f | **%.4f** | %+.1f | %s / %s | %d / %d |%s\n", label, bm, pm, r, pm - bm, \
 		pct((bmax - bmin) / bm), pct((pmax - pmin) / pm), bn, pn, (extra == "" ? "" : " " extra " |")
+	if (csvf != "")
+		printf "%s,\"%s\",%.1f,%.1f,%.6f,%.1f,%.6f,%.6f,%d,%d,%.6f,%.6f\n", table, label, bm, pm, r, pm - bm, \
+			(bmax - bmin) / bm, (pmax - pmin) / pm, bn, pn, pmin / bmax, pmax / bmin >> csvf
 	if (plot != "")
 		printf "\"%s\"\t%.4f\t%.4f\t%.4f\n", plot, 100 * (r - 1), 100 * (pmin / bmax - 1), 100 * (pmax / bmin - 1) >> datf
 }
 function med(k) { stats(k); return MED }
 END {
 	printf "" > datf
+	if (csvf != "")
+		print "table,cell,baseline_median,patched_median,ratio,difference,baseline_spread,patched_spread,baseline_reps,patched_reps,ratio_min,ratio_max" > csvf
+	table = "run"
 	print "## Run time"
 	print ""
 	print "| workload / scheduler | baseline ns/op | patched ns/op | patched/baseline | patched - baseline | spread (baseline / patched) | reps | ctx switches/op |"
@@ -76,11 +86,17 @@ END {
 		sw = sprintf("%.3f", med("baseline" SUBSEP cells[i] SUBSEP "sw"))
 		if (cnt["patched" SUBSEP cells[i] SUBSEP "sw"])
 			sw = sw " / " sprintf("%.3f", med("patched" SUBSEP cells[i] SUBSEP "sw"))
-		row(cells[i], "ns", c[1] " / " s, sw, c[1] "\\n" c[2])
+		# the plot label: "msg" for "messaging", to fit 12 cells
+		pl = c[1]
+		sub(/messaging/, "msg", pl)
+		if (pl ~ /^perf-/)
+			pl = "perf\\n" substr(pl, 6)
+		row(cells[i], "ns", c[1] " / " s, sw, pl "\\n" c[2])
 	}
 	if (nl) {
 		# gnuplot: the load-time cells are data set (index) 1.
 		printf "\n\n" >> datf
+		table = "load"
 		print ""
 		print "## Load time"
 		print ""

@@ -38,7 +38,7 @@ filter simple 4 64 2 24
 RAW
 
 rc=0
-"$top/bench/summarize.sh" "$tmp/base" "$tmp/patch" "$tmp/plot" >"$tmp/md" 2>&1 || rc=$?
+"$top/bench/summarize.sh" "$tmp/base" "$tmp/patch" "$tmp/plot" "$tmp/cells.csv" >"$tmp/md" 2>&1 || rc=$?
 check complete-exit-0 "exit $rc: $(cat "$tmp/md")" [ "$rc" = 0 ]
 # Odd count: the middle value (100); spread (102 - 99) / 100; ctx 2 vs 3.
 row='| pipe / fair (control) | 100.0 | 90.0 | **0.9000** | -10.0 | 3.000% / 0.000% | 5 / 5 | 2.000 / 3.000 |'
@@ -54,6 +54,18 @@ check plot-prog-load "$(cat "$tmp/plot")" grep -qxF "$(printf '"prog load\\nsimp
 # Tracer overhead 24 / 2 - 4 = 8 per call; filter 64 - 4 x 8 = 32 ns, 8
 # per call, 32 / 440 of the patched BPF_PROG_LOAD median.
 check filter-row "$(cat "$tmp/md")" grep -qxF '| scx_simple | 4 | 64 | 8 | 32 | 8 | 7.273% |' "$tmp/md"
+
+# The same cells as CSV: one header, a line per table row (1 run-time, 4
+# load-time), the figures of the rows above.
+check csv-rows "$(cat "$tmp/cells.csv")" test "$(wc -l <"$tmp/cells.csv")" = 6
+check csv-run-time "$(cat "$tmp/cells.csv")" grep -qxF 'run,"pipe / fair (control)",100.0,90.0,0.900000,-10.0,0.030000,0.000000,5,5,0.882353,0.909091' "$tmp/cells.csv"
+check csv-prog-load "$(cat "$tmp/cells.csv")" grep -qxF 'load,"scx_simple: BPF_PROG_LOAD calls, guest ns (sum over programs, mean per load)",400.0,440.0,1.100000,40.0,0.020000,0.000000,4,4,1.089109,1.111111' "$tmp/cells.csv"
+# Plot labels: "msg" for messaging, "perf" on a line of its own.
+printf 'run perf-messaging fair 1 100 0 1000 2000\n' >>"$tmp/base"
+printf 'run perf-messaging fair 1 100 0 1000 2000\n' >>"$tmp/patch"
+"$top/bench/summarize.sh" "$tmp/base" "$tmp/patch" "$tmp/plot" >/dev/null 2>&1 || true
+check plot-label-perf-msg "$(cat "$tmp/plot")" grep -qF '"perf\nmsg\nfair"' "$tmp/plot"
+sed -i '/perf-messaging/d' "$tmp/base" "$tmp/patch"
 
 # The patched kernel gave no load-time numbers: missing, exit 3.
 grep -v '^load' "$tmp/patch" >"$tmp/patch-noload"
