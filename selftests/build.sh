@@ -138,6 +138,7 @@ bpfcc "$HERE/progs/freplace-target.bpf.c" "$OUT/progs/freplace-target.bpf.o"
 bpfcc "$HERE/progs/freplace-ext.bpf.c" "$OUT/progs/freplace-ext.bpf.o"
 bpfcc "$HERE/progs/task-cgroup-target.bpf.c" "$OUT/progs/task-cgroup-target.bpf.o"
 bpfcc "$HERE/progs/task-cgroup-ext.bpf.c" "$OUT/progs/task-cgroup-ext.bpf.o"
+bpfcc "$HERE/progs/task-cgroup-tailcall.bpf.c" "$OUT/progs/task-cgroup-tailcall.bpf.o"
 cp "$HERE/progs/progs.list" "$OUT/progs/"
 
 step "scxk (static)"

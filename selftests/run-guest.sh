@@ -36,6 +36,8 @@
 #   intree-diff:<test>     (baseline) the series' new in-tree tests, from
 #                          the patched tree (runner-patched), on 6.12: they
 #                          fail or pass as intree-diff/intree-diff.list says
+#   ext:tail-task-cgroup   scx_bpf_task_cgroup() from a program ops.enqueue
+#                          tail-calls: works on both kernels
 #   ext:task-cgroup        scx_bpf_task_cgroup() from an extension attached
 #                          while its scheduler runs: works on both kernels,
 #                          twice, around a scheduler calling it itself
@@ -121,6 +123,8 @@ want progs && cat > "$TMP/freplace" <<'LIST'
 dispatch-global tgt_dsp dispatch load load
 enqueue-global tgt_enq enqueue refuse load
 LIST
+# ext:tail-task-cgroup: scx_bpf_task_cgroup() from a program ops.enqueue
+# tail-calls (6.12 runs it; patch 9 must count the tail call), before:
 # ext:task-cgroup: scx_bpf_task_cgroup() from an extension attached while
 # its scheduler runs keeps working, also after a scheduler that calls it
 # from its own ops.enqueue was enabled and disabled (the one test that
@@ -152,6 +156,7 @@ planned=$(
 	awk -F'|' '{ gsub(/[ \t]/, "", $1); print "async:" $1 }' "$TMP/async"
 	awk '{ print "prog:" $1 }' "$TMP/progs"
 	awk '{ print "freplace:" $1 }' "$TMP/freplace"
+	[ $next -eq 1 ] && echo ext:tail-task-cgroup
 	[ $next -eq 1 ] && echo ext:task-cgroup
 	sed 's/^/intree-diff:/' "$TMP/intree"
 )
@@ -259,6 +264,8 @@ while read -r name func op patched baseline; do
 		"$D/progs/freplace-ext.bpf.o" ext_consume "$func" "$expect" scx_bpf_consume "$op"
 done < "$TMP/freplace"
 
+[ $next -eq 1 ] && t "ext:tail-task-cgroup" "$X" tail-task-cgroup \
+	"$D/progs/task-cgroup-tailcall.bpf.o" "$SECS"
 [ $next -eq 1 ] && t "ext:task-cgroup" "$X" ext-task-cgroup "$D/progs/task-cgroup-target.bpf.o" \
 	"$D/progs/task-cgroup-ext.bpf.o" "$SECS" "$V"
 

@@ -41,9 +41,11 @@
  *   scxk ext-task-cgroup <target obj> <ext obj> <secs> patched|baseline
  *                                       scx_bpf_task_cgroup() from an extension
  *                                       attached while its scheduler runs
+ *   scxk tail-task-cgroup <obj> <secs>  scx_bpf_task_cgroup() from a program
+ *                                       ops.enqueue tail-calls
  *
  * Nothing is attached except by "runtime", "pos", "async-runtime",
- * "async-run" and "ext-task-cgroup".  Diagnostics are
+ * "async-run", "ext-task-cgroup" and "tail-task-cgroup".  Diagnostics are
  * printed as "# " lines; the exit status is 0 for pass, 1 for fail.  The
  * KTAP result lines are run-guest.sh's.
  */
@@ -1612,6 +1614,92 @@ out:
 	return ret;
 }
 
+/*
+ * scx_bpf_task_cgroup() behind a tail call (progs/task-cgroup-tailcall.bpf.c):
+ * load tt_ops and tt_callee_ops, put tt_enqueue_callee in tt_ops' prog
+ * array, attach tt_ops only, and run the load for @secs.  The callee must
+ * make the call on ops.enqueue's task with the scheduler staying enabled,
+ * and the kernel must not say the task was not being operated on.
+ */
+static int cmd_tail_task_cgroup(const char *path, double secs)
+{
+	struct bpf_program *callee;
+	struct bpf_link *link = NULL;
+	struct bpf_object *obj;
+	struct bpf_map *jmp;
+	int kfd, fd, ret = 1;
+	long long calls, fallbacks;
+	char *klog;
+	int zero = 0;
+
+	/*
+	 * Once an extension or tracing program may call the kfunc, the
+	 * patched kernel records kf_tasks around every op until reboot, and
+	 * this test could not fail: the log since boot must not say so.
+	 */
+	fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	klog = calloc(1, 1 << 20);
+	if (fd >= 0 && klog) {
+		kmsg_read(fd, klog, 1 << 20);
+		close(fd);
+		if (!expect_kmsg(klog, "recording them in every operation", false)) {
+			printf("# kf_tasks are recorded around every op already: run this test first\n");
+			free(klog);
+			return 1;
+		}
+	}
+	free(klog);
+	kfd = kmsg_open();
+	vlog[0] = '\0';
+	obj = bpf_object__open_file(path, NULL);
+	if (!obj) {
+		printf("# cannot open %s: %s\n", path, strerror(errno));
+		goto out_kmsg;
+	}
+	bpf_object__for_each_program(callee, obj)
+		bpf_program__set_log_buf(callee, vlog, sizeof(vlog));
+	if (bpf_object__load(obj)) {
+		diag_load_failure("task-cgroup-tailcall");
+		goto out;
+	}
+	callee = bpf_object__find_program_by_name(obj, "tt_enqueue_callee");
+	jmp = bpf_object__find_map_by_name(obj, "tt_jmp");
+	fd = callee ? bpf_program__fd(callee) : -1;
+	if (!jmp || fd < 0 || bpf_map_update_elem(bpf_map__fd(jmp), &zero, &fd, BPF_ANY)) {
+		printf("# cannot put tt_enqueue_callee in tt_jmp: %s\n", strerror(errno));
+		goto out;
+	}
+	link = attach(obj, "tt_ops");
+	if (!link)
+		goto out;
+	ret = activity(secs, true) ? 0 : 1;
+	calls = bss_u64(obj, "nr_calls");
+	fallbacks = bss_u64(obj, "nr_fallbacks");
+	printf("# scx_bpf_task_cgroup() called %lld times behind the tail call (%lld fallbacks); state %s\n",
+	       calls, fallbacks, scx_state());
+	if (ret)
+		printf("# the scheduler left \"enabled\" under load\n");
+	if (calls <= 0) {
+		printf("# the tail-called program never made the call\n");
+		ret = 1;
+	}
+out:
+	bpf_link__destroy(link);
+	bpf_object__close(obj);
+out_kmsg:
+	klog = calloc(1, 1 << 18);
+	kmsg_read(kfd, klog, 1 << 18);
+	close(kfd);
+	if (!expect_kmsg(klog, "called on a task not being operated on", false))
+		ret = 1;
+	if (!check_splats(klog, "tail-task-cgroup"))
+		ret = 1;
+	if (ret)
+		diag_tail("kmsg: ", klog, 10);
+	free(klog);
+	return ret;
+}
+
 static int usage(void)
 {
 	fprintf(stderr, "usage: scxk matrix <dir> <patched|baseline> [--per-cell]\n"
@@ -1623,7 +1711,8 @@ static int usage(void)
 			"       scxk async-run <obj> <secs> calls|ok\n"
 			"       scxk prog <obj> <prog> load|run|refuse <kfunc>\n"
 			"       scxk freplace <target obj> <ext obj> <ext prog> <function> load|refuse <kfunc> <op>|-\n"
-			"       scxk ext-task-cgroup <target obj> <ext obj> <secs> patched|baseline\n");
+			"       scxk ext-task-cgroup <target obj> <ext obj> <secs> patched|baseline\n"
+			"       scxk tail-task-cgroup <obj> <secs>\n");
 	return 2;
 }
 
@@ -1657,6 +1746,8 @@ int main(int argc, char **argv)
 		return cmd_freplace(argv[2], argv[3], argv[4], argv[5], argv[6], argv[7], argv[8]);
 	if (!strcmp(cmd, "ext-task-cgroup") && argc == 6)
 		return cmd_ext_task_cgroup(argv[2], argv[3], atof(argv[4]), argv[5]);
+	if (!strcmp(cmd, "tail-task-cgroup") && argc == 4)
+		return cmd_tail_task_cgroup(argv[2], atof(argv[3]));
 	if (!strcmp(cmd, "prog") && argc == 6)
 		return cmd_prog(argv[2], argv[3], argv[4], argv[5]);
 	return usage();
