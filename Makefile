@@ -332,6 +332,8 @@ clean-cache:
 .PHONY: bench
 # Its kernels add kconfig-fragments/bench.config (BENCH=1).
 bench:
+	@# refuse a used RESULTS_DIR before building anything (run.sh checks again)
+	@[ -z "$$RESULTS_DIR" ] || [ ! -e "$$RESULTS_DIR/results.md" ] || { echo "ERROR: RESULTS_DIR=$$RESULTS_DIR already holds a run (results.md): name a new directory, or leave RESULTS_DIR unset for a dated one" >&2; exit 2; }
 	@$(MAKE) --no-print-directory payload BASELINE=1 DEBUG= BENCH=1
 	@$(MAKE) --no-print-directory payload BASELINE= DEBUG= BENCH=1
 	@bench/run.sh $(CACHE_DIR)/build/baseline-bench $(CACHE_DIR)/build/patched-bench

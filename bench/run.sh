@@ -68,7 +68,7 @@ work="$CACHE_DIR/bench"
 logdir="$CACHE_DIR/logs"
 if [ -z "${RESULTS_DIR:-}" ]; then
 	RESULTS_DIR=$work/runs/$(date -u +%Y%m%d-%H%M%S)-$(git -C "$repo" rev-parse --short HEAD 2>/dev/null || echo unknown)
-	mkdir -p "$RESULTS_DIR"
+	mkdir -p "$work/runs"
 	ln -sfn "$(basename "$RESULTS_DIR")" "$work/runs/latest"
 fi
 [ ! -e "$RESULTS_DIR/results.md" ] ||

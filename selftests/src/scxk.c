@@ -838,11 +838,12 @@ static bool wait_state(const char *want, double secs)
 	return true;
 }
 
-static int kmsg_open(void)
+/* the kernel log, from now on or (@from_boot) from its first message kept */
+static int kmsg_open(bool from_boot)
 {
 	int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 
-	if (fd >= 0)
+	if (fd >= 0 && !from_boot)
 		lseek(fd, 0, SEEK_END);
 	return fd;
 }
@@ -1117,7 +1118,7 @@ static int eject(const char *path, const char *kind, double secs, double linger,
 		bpf_object__close(obj);
 		return 1;
 	}
-	kfd = kmsg_open();
+	kfd = kmsg_open(false);
 	link = attach(obj, map);
 	/* an error while enabling makes the attach itself fail: still look at the log */
 	if (link)
@@ -1327,7 +1328,7 @@ static int run_enabled(const char *path, const char *kind, double secs, calls_fn
 		bpf_object__close(obj);
 		return 1;
 	}
-	kfd = kmsg_open();
+	kfd = kmsg_open(false);
 	link = attach(obj, map);
 	if (!link) {
 		ret = 1;
@@ -1557,13 +1558,40 @@ out:
 }
 
 /*
+ * How a scx_bpf_task_cgroup() test ends: the kernel messages since @kfd must
+ * not say a task was refused, nor hold a splat, and must hold @must if set.
+ * Returns @ret, or 1 if the messages fail it; closes @kfd.
+ */
+static int kmsg_verdict(int kfd, const char *what, const char *must, int ret)
+{
+	char *klog = calloc(1, 1 << 18);
+
+	if (!klog) {
+		close(kfd);
+		return 1;
+	}
+	kmsg_read(kfd, klog, 1 << 18);
+	close(kfd);
+	if (!expect_kmsg(klog, "called on a task not being operated on", false))
+		ret = 1;
+	if (must && !expect_kmsg(klog, must, true))
+		ret = 1;
+	if (!check_splats(klog, what))
+		ret = 1;
+	if (ret)
+		diag_tail("kmsg: ", klog, 10);
+	free(klog);
+	return ret;
+}
+
+/*
  * scx_bpf_task_cgroup() from an extension attached while the scheduler
  * runs (ext_round()), twice, with a scheduler that calls the kfunc from
  * its own ops.enqueue (tc_ref_ops) enabled and disabled in between.  On the
- * patched kernel the first extension turns the kf_tasks stores on around
- * every op for good (the kernel log says so); the second finds them on
- * already, so it only keeps working if disabling tc_ref_ops dropped just
- * its own hold on ops.enqueue's stores, not the extension's.
+ * patched kernel the first extension has every task op recorded for good
+ * (the kernel log says so); the second finds the flag set already, so it
+ * only keeps working if the schedulers enabled after it (tc_ref_ops, then
+ * tc_ops again) got every task op recorded too, not only their own.
  */
 static int cmd_ext_task_cgroup(const char *tgt_path, const char *ext_path, double secs,
 			       const char *variant)
@@ -1571,9 +1599,8 @@ static int cmd_ext_task_cgroup(const char *tgt_path, const char *ext_path, doubl
 	struct bpf_link *link = NULL;
 	struct bpf_object *ref;
 	int err, kfd, ret = 1;
-	char *klog;
 
-	kfd = kmsg_open();
+	kfd = kmsg_open(false);
 	printf("# round 1: the extension attached to a running tc_ops\n");
 	if (!ext_round(tgt_path, ext_path, secs))
 		goto out;
@@ -1598,20 +1625,9 @@ static int cmd_ext_task_cgroup(const char *tgt_path, const char *ext_path, doubl
 		goto out;
 	ret = 0;
 out:
-	klog = calloc(1, 1 << 18);
-	kmsg_read(kfd, klog, 1 << 18);
-	close(kfd);
-	if (!expect_kmsg(klog, "called on a task not being operated on", false))
-		ret = 1;
-	if (!strcmp(variant, "patched") &&
-	    !expect_kmsg(klog, "may call a kfunc that checks task arguments", true))
-		ret = 1;
-	if (!check_splats(klog, "ext-task-cgroup"))
-		ret = 1;
-	if (ret)
-		diag_tail("kmsg: ", klog, 10);
-	free(klog);
-	return ret;
+	return kmsg_verdict(kfd, "ext-task-cgroup",
+			    strcmp(variant, "patched") ? NULL :
+			    "may call a kfunc that checks task arguments", ret);
 }
 
 /*
@@ -1637,7 +1653,7 @@ static int cmd_tail_task_cgroup(const char *path, double secs)
 	 * patched kernel records kf_tasks around every op until reboot, and
 	 * this test could not fail: the log since boot must not say so.
 	 */
-	fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	fd = kmsg_open(true);
 	klog = calloc(1, 1 << 20);
 	if (fd >= 0 && klog) {
 		kmsg_read(fd, klog, 1 << 20);
@@ -1649,7 +1665,7 @@ static int cmd_tail_task_cgroup(const char *path, double secs)
 		}
 	}
 	free(klog);
-	kfd = kmsg_open();
+	kfd = kmsg_open(false);
 	vlog[0] = '\0';
 	obj = bpf_object__open_file(path, NULL);
 	if (!obj) {
@@ -1687,17 +1703,7 @@ out:
 	bpf_link__destroy(link);
 	bpf_object__close(obj);
 out_kmsg:
-	klog = calloc(1, 1 << 18);
-	kmsg_read(kfd, klog, 1 << 18);
-	close(kfd);
-	if (!expect_kmsg(klog, "called on a task not being operated on", false))
-		ret = 1;
-	if (!check_splats(klog, "tail-task-cgroup"))
-		ret = 1;
-	if (ret)
-		diag_tail("kmsg: ", klog, 10);
-	free(klog);
-	return ret;
+	return kmsg_verdict(kfd, "tail-task-cgroup", NULL, ret);
 }
 
 static int usage(void)
