@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # Every function of the sched_ext code (kernel/sched/build_policy.o, which
 # includes ext.c) whose instruction count differs between the baseline and
-# the patched vmlinux, and the total over all of them: the list comes from
+# the patched build, and the total over all of them: the list comes from
 # the objects, not from a hand-kept list, so code the series moves or
 # inlines elsewhere cannot hide. A static count: every instruction of each
 # out-of-line function, taken or not; functions inlined into their callers
-# are counted there.
+# are counted there. Counted in build_policy.o itself, not in vmlinux: a
+# name such as put_task_struct() has a local copy in many objects, and
+# vmlinux would give one of them at random.
 #
 # Usage: bench/static-diff.sh BASELINE_TREE PATCHED_TREE  (markdown on stdout)
+#   a TREE needs only kernel/sched/build_policy.o
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../scripts/lib.sh"
@@ -16,21 +19,17 @@ here=$(cd "$(dirname "$0")" && pwd)
 objdump=llvm-objdump$LLVM_SUFFIX
 command -v "$objdump" >/dev/null || die "$objdump not found (apt-get install llvm-19)"
 for t in "$1" "$2"; do
-	[ -f "$t/vmlinux" ] && [ -f "$t/kernel/sched/build_policy.o" ] ||
-		die "$t: no vmlinux or kernel/sched/build_policy.o (make kernel)"
+	[ -f "$t/kernel/sched/build_policy.o" ] ||
+		die "$t: no kernel/sched/build_policy.o (make kernel)"
 done
 
-# the functions build_policy.o defines, in either kernel
-names=$(for t in "$1" "$2"; do nm "$t/kernel/sched/build_policy.o"; done |
-	awk '$2 ~ /^[tT]$/ { print $3 }' | sed 's/\..*//' | sort -u | paste -sd, -)
-
-count() { # VMLINUX -> "name insns" per function
-	"$objdump" -d --no-show-raw-insn --disassemble-symbols="$names" "$1" 2>/dev/null |
-		awk '/^[0-9a-f]+ <[^>]+>:$/ { fn = substr($2, 2, length($2) - 3); n[fn] = 0; next }
+count() { # OBJECT -> "name insns" per function (.cold/.isra parts folded in)
+	"$objdump" -d --no-show-raw-insn "$1" |
+		awk '/^[0-9a-f]+ <[^>]+>:$/ { fn = substr($2, 2, length($2) - 3); sub(/\..*/, "", fn); n[fn] += 0; next }
 		     fn != "" && /^ *[0-9a-f]+:[ \t]/ { n[fn]++ }
 		     END { for (f in n) print f, n[f] }' | sort
 }
-join -a1 -a2 -e0 -o 0,1.2,2.2 <(count "$1/vmlinux") <(count "$2/vmlinux") |
+join -a1 -a2 -e0 -o 0,1.2,2.2 <(count "$1/kernel/sched/build_policy.o") <(count "$2/kernel/sched/build_policy.o") |
 	awk '{ tb += $2; tp += $3; nf++
 	       if ($2 != $3) { d++; printf "| `%s` | %d | %d | %+d |\n", $1, $2, $3, $3 - $2 } }
 	     END { printf "| **all %d functions of build_policy.o** (%d differ) | **%d** | **%d** | **%+d** |\n", nf, d, tb, tp, tp - tb }' \
