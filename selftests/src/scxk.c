@@ -899,6 +899,39 @@ static bool check_splats(const char *log, const char *what)
 	return ok;
 }
 
+/* what the kernel log must (@present) or must not say; a NULL @text is skipped */
+struct kmsg_want {
+	const char *text;
+	bool present;
+};
+
+/*
+ * Read what the kernel logged since @kfd was opened (kmsg_open()) and close
+ * it; check each of @wants and that no splat is there, printing the log's
+ * tail if anything failed. Returns 1 if a check failed, else @ret.
+ */
+static int kmsg_check(int kfd, const char *what, const struct kmsg_want *wants,
+		      int n, int ret)
+{
+	char *klog = calloc(1, 1 << 18);
+
+	if (!klog) {
+		close(kfd);
+		return 1;
+	}
+	kmsg_read(kfd, klog, 1 << 18);
+	close(kfd);
+	for (int i = 0; i < n; i++)
+		if (wants[i].text && !expect_kmsg(klog, wants[i].text, wants[i].present))
+			ret = 1;
+	if (!check_splats(klog, what))
+		ret = 1;
+	if (ret)
+		diag_tail("kmsg: ", klog, 10);
+	free(klog);
+	return ret;
+}
+
 static void write_str(const char *path, const char *s)
 {
 	int fd = open(path, O_WRONLY);
@@ -1104,7 +1137,7 @@ static struct bpf_link *attach(struct bpf_object *obj, const char *map)
 static int eject(const char *path, const char *kind, double secs, double linger,
 		 const char *msg, const char *what)
 {
-	char name[128], map[64], want[300], *klog;
+	char name[128], map[64], err_msg[300], disabled[200];
 	struct bpf_object *obj;
 	struct bpf_link *link;
 	int err, kfd, ret = 0;
@@ -1133,20 +1166,13 @@ static int eject(const char *path, const char *kind, double secs, double linger,
 	bpf_link__destroy(link);
 	bpf_object__close(obj);
 
-	klog = calloc(1, 1 << 18);
-	kmsg_read(kfd, klog, 1 << 18);
-	close(kfd);
-	snprintf(want, sizeof(want), "sched_ext: %s: %s", name, msg);
-	ret |= !expect_kmsg(klog, want, true);
-	snprintf(want, sizeof(want), "BPF scheduler \"%s\" disabled (runtime error)", name);
-	ret |= !expect_kmsg(klog, want, true);
-	if (!check_splats(klog, name))
-		ret = 1;
-	if (ret)
-		diag_tail("kmsg: ", klog, 10);
-	else
+	snprintf(err_msg, sizeof(err_msg), "sched_ext: %s: %s", name, msg);
+	snprintf(disabled, sizeof(disabled), "BPF scheduler \"%s\" disabled (runtime error)",
+		 name);
+	ret = kmsg_check(kfd, name, (struct kmsg_want[]){ { err_msg, true }, { disabled, true } },
+			 2, ret);
+	if (!ret)
 		printf("# %s\n", what);
-	free(klog);
 	return ret;
 }
 
@@ -1309,7 +1335,7 @@ static bool async_counts(struct bpf_object *obj, const char *name, double secs, 
 static int run_enabled(const char *path, const char *kind, double secs, calls_fn calls,
 		       const char *arg)
 {
-	char name[128], map[64], ops[128], want[200], *klog;
+	char name[128], map[64], ops[128], disabled[200], err_msg[200];
 	struct bpf_object *obj;
 	struct bpf_link *link;
 	int err, kfd, ret = 0;
@@ -1357,20 +1383,13 @@ static int run_enabled(const char *path, const char *kind, double secs, calls_fn
 	}
 out:
 	bpf_object__close(obj);
-	klog = calloc(1, 1 << 18);
-	kmsg_read(kfd, klog, 1 << 18);
-	close(kfd);
-	snprintf(want, sizeof(want), "BPF scheduler \"%s\" disabled (unregistered from user space)", name);
-	if (link)
-		ret |= !expect_kmsg(klog, want, true);
-	snprintf(want, sizeof(want), "sched_ext: %s: ", name);	/* an error message */
-	ret |= !expect_kmsg(klog, want, false);
-	if (!check_splats(klog, name))
-		ret = 1;
-	if (ret)
-		diag_tail("kmsg: ", klog, 10);
-	free(klog);
-	return ret;
+	/* detached by us, never ejected: no error message of the scheduler's */
+	snprintf(disabled, sizeof(disabled),
+		 "BPF scheduler \"%s\" disabled (unregistered from user space)", name);
+	snprintf(err_msg, sizeof(err_msg), "sched_ext: %s: ", name);
+	return kmsg_check(kfd, name,
+			  (struct kmsg_want[]){ { link ? disabled : NULL, true }, { err_msg, false } },
+			  2, ret);
 }
 
 static int cmd_pos(const char *path, double secs, const char *op)
@@ -1564,24 +1583,10 @@ out:
  */
 static int kmsg_verdict(int kfd, const char *what, const char *must, int ret)
 {
-	char *klog = calloc(1, 1 << 18);
-
-	if (!klog) {
-		close(kfd);
-		return 1;
-	}
-	kmsg_read(kfd, klog, 1 << 18);
-	close(kfd);
-	if (!expect_kmsg(klog, "called on a task not being operated on", false))
-		ret = 1;
-	if (must && !expect_kmsg(klog, must, true))
-		ret = 1;
-	if (!check_splats(klog, what))
-		ret = 1;
-	if (ret)
-		diag_tail("kmsg: ", klog, 10);
-	free(klog);
-	return ret;
+	return kmsg_check(kfd, what,
+			  (struct kmsg_want[]){ { "called on a task not being operated on", false },
+						{ must, true } },
+			  2, ret);
 }
 
 /*
