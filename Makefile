@@ -148,9 +148,9 @@ main:
 	done; \
 	set -- $$logs; \
 	if [ $$# -eq 2 ]; then echo; scripts/side-by-side.sh --save $$1 $$2 || true; fi; \
-	b=$$(grep -H '^Taken ' bench/results/*/results.md 2>/dev/null | sed 's/:Taken / /' | sort -k2,3 | tail -n 1 | cut -d' ' -f1); \
+	b=$$(grep -l '^| pipe / ' bench/results/*/results.md 2>/dev/null | xargs -r grep -H '^Taken ' | sed 's/:Taken / /' | sort -k2,3 | tail -n 1 | cut -d' ' -f1); \
 	if [ -n "$$b" ]; then \
-		echo; echo "# the latest stored benchmark ($$b):"; \
+		echo; echo "# the latest stored benchmark with the pipe workload ($$b):"; \
 		sed -n '/^## Run time/,/^## /p' $$b | grep '^|'; \
 	fi; \
 	echo; echo "# full reports: $(CACHE_DIR)/runs/*-$(RUN_ID)/ (console.log, side-by-side.txt); everything: make check"; \
