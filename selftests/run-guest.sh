@@ -32,7 +32,8 @@
 #   prog:<name>            sched_ext kfuncs from syscall, fentry and
 #                          bpf_dummy_ops programs
 #   freplace:<case>        scx_bpf_consume() from an extension, judged as
-#                          the member whose function it replaces
+#                          the member whose function it replaces, or as the
+#                          timer callback that function runs in
 #   intree-diff:<test>     (baseline) the series' new in-tree tests, from
 #                          the patched tree (runner-patched), on 6.12: they
 #                          fail or pass as intree-diff/intree-diff.list says
@@ -116,12 +117,14 @@ mkdir -p "$TMP"
 want cases && fields "$D/cases/cases.list" > "$TMP/cases"
 want progs && fields "$D/progs/progs.list" > "$TMP/progs"
 # freplace:<case>: scx_bpf_consume() from an extension of a sched_ext
-# program's global function, judged as the member whose code it replaces
-# (name function member patched baseline)
+# program's global function, judged where the function runs: the member,
+# or a timer callback armed in it, "timer:<member>" (name function where
+# patched baseline)
 : > "$TMP/freplace"
 want progs && cat > "$TMP/freplace" <<'LIST'
 dispatch-global tgt_dsp dispatch load load
 enqueue-global tgt_enq enqueue refuse load
+dispatch-timer-global tgt_tmr timer:dispatch refuse load
 LIST
 # ext:tail-task-cgroup: scx_bpf_task_cgroup() from a program ops.enqueue
 # tail-calls (6.12 runs it; patch 9 must count the tail call), before:
@@ -140,9 +143,16 @@ if want callsite; then
 fi
 nmatrix=0
 want matrix && nmatrix=1
+# intree-diff:<test>: the list's lines T= selects, for intree-diff.sh
 : > "$TMP/intree"
+: > "$TMP/intree-list"
 if [ "$V" = baseline ] && want intree; then
-	grep -v '^#' "$D/intree-diff/intree-diff.list" | grep '|' | cut -d'|' -f1 | tr -d ' \t' > "$TMP/intree"
+	grep -v '^#' "$D/intree-diff/intree-diff.list" | grep '|' |
+		while IFS='|' read -r name rest; do
+			name=$(echo "$name" | tr -d ' \t')
+			scx_t_wants "intree-diff:$name" && echo "$name |$rest"
+		done > "$TMP/intree-list"
+	cut -d'|' -f1 "$TMP/intree-list" | tr -d ' \t' > "$TMP/intree"
 fi
 
 # The plan, before any test runs: the names of every test the lists above
@@ -269,9 +279,9 @@ done < "$TMP/freplace"
 [ $next -eq 1 ] && t "ext:task-cgroup" "$X" ext-task-cgroup "$D/progs/task-cgroup-target.bpf.o" \
 	"$D/progs/task-cgroup-ext.bpf.o" "$SECS" "$V"
 
-# intree-diff:<test>: one intree-diff.sh run checks them all
-if [ -s "$TMP/intree" ] && scx_t_wants intree-diff:; then
-	${TO:+$TO $MATRIX_LIMIT} "$D/intree-diff/intree-diff.sh" "$D/intree-diff/intree-diff.list" \
+# intree-diff:<test>: one intree-diff.sh run checks the selected ones
+if [ -s "$TMP/intree" ]; then
+	${TO:+$TO $MATRIX_LIMIT} "$D/intree-diff/intree-diff.sh" "$TMP/intree-list" \
 		"$D/matrix/cells.tsv" "$TMP/intree-res" </dev/null
 	[ -f "$TMP/intree-res" ] || : > "$TMP/intree-res"
 	while read -r v rest; do

@@ -35,9 +35,10 @@
  *                                       > 0), detaches cleanly
  *   scxk prog <obj> <prog> load|run|refuse <kfunc>
  *                                       one non-sched_ext program
- *   scxk freplace <target obj> <ext obj> <ext prog> <function> load|refuse <kfunc> <op>|-
+ *   scxk freplace <target obj> <ext obj> <ext prog> <function> load|refuse <kfunc> <op>|timer:<op>|-
  *                                       an extension of a sched_ext program's
  *                                       global function, judged as its member
+ *                                       or the timer callback it runs in
  *   scxk ext-task-cgroup <target obj> <ext obj> <secs> patched|baseline
  *                                       scx_bpf_task_cgroup() from an extension
  *                                       attached while its scheduler runs
@@ -1449,9 +1450,11 @@ static int cmd_prog(const char *path, const char *prog, const char *expect, cons
 /*
  * An extension (freplace) of a sched_ext program: load @tgt_path's scheduler
  * (not attached), then @ext_prog of @ext_path with the global function
- * @func of the target as its attach target.  @expect: "load", or "refuse"
- * with the verifier naming @kfunc and, if @op is not "-", the line's end:
- * "from sched_ext_ops.<op> (extension of <func>)".
+ * @func of the target as its attach target.  @expect: "load", or "refuse" with the
+ * verifier naming @kfunc and, if @op is not "-", the line's end:
+ * "from sched_ext_ops.<op> (extension of <func>)", or for @op
+ * "timer:<op>" (@func runs in a timer callback armed in ops.<op>) "from a
+ * bpf_timer callback of sched_ext_ops.<op> (extension of <func>)".
  */
 static int cmd_freplace(const char *tgt_path, const char *ext_path, const char *ext_prog,
 			const char *func, const char *expect, const char *kfunc, const char *op)
@@ -1466,7 +1469,7 @@ static int cmd_freplace(const char *tgt_path, const char *ext_path, const char *
 		diag_load_failure("the target scheduler");
 		goto out;
 	}
-	/* tgt_enq() is called from ops.enqueue, tgt_dsp() from ops.dispatch */
+	/* tgt_enq() is called from ops.enqueue, the others from ops.dispatch */
 	tp = bpf_object__find_program_by_name(tgt, strcmp(func, "tgt_enq") ?
 					      "tgt_dispatch" : "tgt_enqueue");
 	if (tp)
@@ -1496,7 +1499,13 @@ static int cmd_freplace(const char *tgt_path, const char *ext_path, const char *
 		ret = !!err;
 		goto out;
 	}
-	snprintf(want, sizeof(want), " from sched_ext_ops.%s (extension of %s)", op, func);
+	if (!strncmp(op, "timer:", 6))
+		snprintf(want, sizeof(want),
+			 " from a bpf_timer callback of sched_ext_ops.%s (extension of %s)",
+			 op + 6, func);
+	else
+		snprintf(want, sizeof(want), " from sched_ext_ops.%s (extension of %s)",
+			 op, func);
 	if (!err) {
 		printf("# %s replacing %s loaded; want: calling kernel function %s is not allowed%s\n",
 		       ext_prog, func, kfunc, strcmp(op, "-") ? want : "");
@@ -1721,7 +1730,7 @@ static int usage(void)
 			"       scxk async-runtime <obj> <secs> <kernel message>\n"
 			"       scxk async-run <obj> <secs> calls|ok\n"
 			"       scxk prog <obj> <prog> load|run|refuse <kfunc>\n"
-			"       scxk freplace <target obj> <ext obj> <ext prog> <function> load|refuse <kfunc> <op>|-\n"
+			"       scxk freplace <target obj> <ext obj> <ext prog> <function> load|refuse <kfunc> <op>|timer:<op>|-\n"
 			"       scxk ext-task-cgroup <target obj> <ext obj> <secs> patched|baseline\n"
 			"       scxk tail-task-cgroup <obj> <secs>\n");
 	return 2;
