@@ -23,28 +23,22 @@ for t in "$1" "$2"; do
 		die "$t: no kernel/sched/build_policy.o (make kernel)"
 done
 
-count() { # OBJECT [resident] -> "name insns" per function (.cold/.isra parts folded in)
-	# resident: leave out the boot-time sections (.init.text, .exit.text),
+count() { # OBJECT -> "name insns resident_insns" per function (.cold/.isra parts folded in)
+	# resident: without the boot-time sections (.init.text, .exit.text),
 	# which free_initmem() returns after boot.
 	"$objdump" -d --no-show-raw-insn "$1" |
-		awk -v resident="${2:-}" '
-		     /^Disassembly of section / { skip = resident != "" && $4 ~ /^\.(init|exit)\./; next }
-		     skip { next }
-		     /^[0-9a-f]+ <[^>]+>:$/ { fn = substr($2, 2, length($2) - 3); sub(/\..*/, "", fn); n[fn] += 0; next }
-		     fn != "" && /^ *[0-9a-f]+:[ \t]/ { n[fn]++ }
-		     END { for (f in n) print f, n[f] }' | sort
+		awk '/^Disassembly of section / { boot = $4 ~ /^\.(init|exit)\./; next }
+		     /^[0-9a-f]+ <[^>]+>:$/ { fn = substr($2, 2, length($2) - 3); sub(/\..*/, "", fn); n[fn] += 0; r[fn] += 0; next }
+		     fn != "" && /^ *[0-9a-f]+:[ \t]/ { n[fn]++; if (!boot) r[fn]++ }
+		     END { for (f in n) print f, n[f], r[f] }' | sort
 }
 trap 'rm -f "${TMPDIR:-/tmp}/static-diff.$$"' EXIT
-b=$1/kernel/sched/build_policy.o p=$2/kernel/sched/build_policy.o
-join -a1 -a2 -e0 -o 0,1.2,2.2 <(count "$b") <(count "$p") |
-	awk '{ tb += $2; tp += $3; nf++
+join -a1 -a2 -e0 -o 0,1.2,2.2,1.3,2.3 <(count "$1/kernel/sched/build_policy.o") <(count "$2/kernel/sched/build_policy.o") |
+	awk '{ tb += $2; tp += $3; rb += $4; rp += $5; nf++
 	       if ($2 != $3) { d++; printf "| `%s` | %d | %d | %+d |\n", $1, $2, $3, $3 - $2 } }
-	     END { printf "| **all %d functions of build_policy.o** (%d differ) | **%d** | **%d** | **%+d** |\n", nf, d, tb, tp, tp - tb }' \
+	     END { printf "| **all %d functions of build_policy.o** (%d differ) | **%d** | **%d** | **%+d** |\n", nf, d, tb, tp, tp - tb
+		   printf "| **resident: the same without boot-time code (.init.text, .exit.text)** | **%d** | **%d** | **%+d** |\n", rb, rp, rp - rb }' \
 	>"${TMPDIR:-/tmp}/static-diff.$$"
-join -a1 -a2 -e0 -o 0,1.2,2.2 <(count "$b" resident) <(count "$p" resident) |
-	awk '{ tb += $2; tp += $3 }
-	     END { printf "| **resident: the same without boot-time code (.init.text, .exit.text)** | **%d** | **%d** | **%+d** |\n", tb, tp, tp - tb }' \
-	>>"${TMPDIR:-/tmp}/static-diff.$$"
 echo "| function | baseline insns | patched insns | patched - baseline |"
 echo "|---|---:|---:|---:|"
 sort -t'|' -k5 -n "${TMPDIR:-/tmp}/static-diff.$$" | grep -v '^| \*\*' || true

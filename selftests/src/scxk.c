@@ -1450,11 +1450,11 @@ static int cmd_prog(const char *path, const char *prog, const char *expect, cons
 /*
  * An extension (freplace) of a sched_ext program: load @tgt_path's scheduler
  * (not attached), then @ext_prog of @ext_path with the global function
- * @func of the target as its attach target.  @expect: "load", or "refuse" with the
- * verifier naming @kfunc and, if @op is not "-", the line's end:
- * "from sched_ext_ops.<op> (extension of <func>)", or for @op
- * "timer:<op>" (@func runs in a timer callback armed in ops.<op>) "from a
- * bpf_timer callback of sched_ext_ops.<op> (extension of <func>)".
+ * @func of the target as its attach target.  @expect: "load", or "refuse"
+ * with the verifier naming @kfunc and, if @op is not "-", the line's end:
+ * "from sched_ext_ops.<op> (extension of <func>)", or for @op "timer:<op>"
+ * (@func runs in a timer callback armed in ops.<op>) "from a bpf_timer
+ * callback of sched_ext_ops.<op> (extension of <func>)".
  */
 static int cmd_freplace(const char *tgt_path, const char *ext_path, const char *ext_prog,
 			const char *func, const char *expect, const char *kfunc, const char *op)
@@ -1463,6 +1463,7 @@ static int cmd_freplace(const char *tgt_path, const char *ext_path, const char *
 	struct bpf_program *tp, *p;
 	char rest[300], want[300];
 	int err, tfd = -1, ret = 1;
+	bool timer;
 
 	tgt = load_obj(tgt_path, "tgt_ops", NULL, &err);
 	if (err) {
@@ -1499,13 +1500,9 @@ static int cmd_freplace(const char *tgt_path, const char *ext_path, const char *
 		ret = !!err;
 		goto out;
 	}
-	if (!strncmp(op, "timer:", 6))
-		snprintf(want, sizeof(want),
-			 " from a bpf_timer callback of sched_ext_ops.%s (extension of %s)",
-			 op + 6, func);
-	else
-		snprintf(want, sizeof(want), " from sched_ext_ops.%s (extension of %s)",
-			 op, func);
+	timer = !strncmp(op, "timer:", 6);
+	snprintf(want, sizeof(want), " from %ssched_ext_ops.%s (extension of %s)",
+		 timer ? "a bpf_timer callback of " : "", op + (timer ? 6 : 0), func);
 	if (!err) {
 		printf("# %s replacing %s loaded; want: calling kernel function %s is not allowed%s\n",
 		       ext_prog, func, kfunc, strcmp(op, "-") ? want : "");
