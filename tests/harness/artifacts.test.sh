@@ -51,6 +51,13 @@ echo "# $(verdict "$tmp/verify.out")"
 check kunit-totals "ktap-verify.sh exit $rc: $(verdict "$tmp/verify.out")" test "$rc" = 0
 rc=0 && "$top/scripts/ktap-verify.sh" "$tmp/run.ktap" >"$tmp/verify-run.out" || rc=$?
 check kunit-nest-totals "ktap-verify.sh exit $rc: $(verdict "$tmp/verify-run.out")" test "$rc" = 0
+# a report that planned no test (make check T= selecting none of the
+# harness tests) is named in a comment, not nested as an empty subtest
+printf '%s\n' "KTAP version 1" "1..0" "# nothing here" "0 passed, 0 failed" >"$tmp/none.ktap"
+"$top/scripts/ktap-nest.sh" patched="$tmp/report.ktap" harness="$tmp/none.ktap" >"$tmp/run-none.ktap"
+rc=0 && "$top/scripts/ktap-verify.sh" "$tmp/run-none.ktap" >"$tmp/verify-none.out" || rc=$?
+check kunit-nest-empty "ktap-verify.sh exit $rc: $(verdict "$tmp/verify-none.out")" test "$rc" = 0
+check nest-empty-named "no '# harness: no test selected' line" grep -qx '# harness: no test selected' "$tmp/run-none.ktap"
 sed 's/^\(    ok 1\) plain$/\1 CPU#1 plain/' "$tmp/report.ktap" >"$tmp/hash.ktap"
 rc=0 && "$top/scripts/ktap-verify.sh" "$tmp/hash.ktap" >"$tmp/verify-hash.out" || rc=$?
 check verify-fails-on-hash-name "ktap-verify.sh exit $rc: $(verdict "$tmp/verify-hash.out")" \
