@@ -3,26 +3,26 @@
 # only wires them together and holds the variant data.
 #
 # Targets:
-#   make main | make all   the main job (also plain `make`): both kernels
-#                          (cached), each booted once: in-tree sched_ext
-#                          selftests and the negative loads, side by side,
-#                          the latest bench
-#   make check             the full suite CI runs: deps + patched and
-#                          baseline kernels + payloads + boot + KTAP
-#                          reports (+ schedulers under load, harness tests),
+#   make main | make all   the main job (also plain `make`): the core and
+#                          the baseline kernel (cached), each booted once:
+#                          in-tree sched_ext selftests and the negative
+#                          loads, side by side, the latest bench
+#   make check             the full suite CI runs: deps + the KERNELS
+#                          variants + payloads + boot + KTAP reports
+#                          (+ schedulers under load, harness tests),
 #                          summed in the last line
-#   make check-one [BASELINE=1]  one kernel's build, boot and report
+#   make check-one [V=name]  one kernel variant's build, boot and report
 #   make check-harness     the harness's own tests (also run by check)
 #   make check-series [BOOT=1]   per patch: git am, checkpatch --strict,
 #                          Signed-off-by, kernel-doc, build clang+gcc, W=1
 #   make deps              install the missing host packages
-#   make kernel [BASELINE=1] [DEBUG=1] [BENCH=1]   build one kernel
+#   make kernel [V=name] [DEBUG=1] [BENCH=1]   build one kernel
 #   make payload | make initramfs   the stages up to the guest image
 #   make run CMD='...'     boot a kernel, run one guest command; fails
 #                          (make's status 2, "Error N") if it exits N != 0
 #   make shell             interactive guest shell
 #   make repro-cgroup-move the 6.12 ops.cgroup_move() deadlock: baseline hangs,
-#                          patched refuses the scheduler at load
+#                          the series refuses the scheduler at load
 #   make bench             baseline vs patched kernel benchmark (bench/run.sh)
 #   make bench-compare A=dir B=dir   two stored bench results side by side
 #   make insn-profile      instructions per pipe round trip, per kernel
@@ -35,10 +35,14 @@
 #   make help              this text
 #
 # Variables, set on the command line:
+#   V                        the kernel variant of one-kernel targets: core
+#                            (default), full, baseline, limit (the table
+#                            below, VARIANT_TABLE)
 #   BASELINE DEBUG BENCH VERBOSE BOOT   yes/no: 1/0, y/n, yes/no, true/false
-#                            (BOOT: check-series also boots each kernel
-#                            patch and runs its in-tree sched_ext selftests)
-#   KERNELS                  check/repro kernels (patched baseline)
+#                            (BASELINE=1: V=baseline; BOOT: check-series
+#                            also boots each kernel patch and runs its
+#                            in-tree sched_ext selftests)
+#   KERNELS                  check/repro variants (core full baseline)
 #   CMD                      make run's guest command
 #   T                        only tests whose suite:test name contains it
 #   A B                      make bench-compare's results directories
@@ -69,16 +73,35 @@ $(foreach v,$(bools),$(if $(filter-out 0 1 y n yes no true false,$(strip $($(v))
 T ?=
 $(if $(shell printf '%s' '$(T)' | LC_ALL=C grep -vqE '^[A-Za-z0-9_.:@+-]*$$' && echo bad),\
 	$(error T='$(T)': a plain substring of test names, letters, digits and _ . : @ + - only (e.g. T=neg: or T=consume)))
-SERIES ?= series/series
-$(if $(wildcard $(SERIES)),,$(error SERIES=$(SERIES): no such series file \
-	(a quilt-style list of patches, e.g. series/series)))
-series_patched := $(SERIES)
-series_baseline := none
-KIND := $(if $(call yes,$(BASELINE)),baseline,patched)
+# --- Kernel variants are data, one line each: name, kind, series files
+# (joined by '+', applied in order; none: 6.12.118 as shipped) and what the
+# verifier's refusals name after "is not allowed" (plain: nothing; named:
+# the op and callback; the guest tests read it). Kind is what the project's
+# tests expect of the kernel: patched (carries the core) or baseline.
+#   name     kind      series                                       refusals
+VARIANT_TABLE := \
+	core:patched:series/core/series:plain \
+	full:patched:series/core/series+series/followup/series:named \
+	baseline:baseline:none:- \
+	limit:patched:series/core/series+bench/limit/series:plain
+VARIANTS := $(foreach l,$(VARIANT_TABLE),$(firstword $(subst :, ,$(l))))
+vfield = $(word $(2),$(subst :, ,$(filter $(1):%,$(VARIANT_TABLE))))
+# V=name selects the variant; BASELINE=1 is V=baseline.
+V ?= $(if $(call yes,$(BASELINE)),baseline,core)
+$(if $(filter $(V),$(VARIANTS)),,$(error V=$(V): unknown variant (one of: $(VARIANTS))))
+KIND := $(call vfield,$(V),2)
+REFUSAL := $(filter-out -,$(call vfield,$(V),4))
+# SERIES overrides the variant's series files (e.g. to try a series elsewhere).
+SERIES ?= $(subst +, ,$(call vfield,$(V),3))
+$(foreach f,$(filter-out none,$(SERIES)),$(if $(wildcard $(f)),,$(error SERIES: no such series file $(f) \
+	(a quilt-style list of patches, e.g. series/core/series))))
+# One series file for the build: the variant's, or their patches joined in
+# the cache (scripts/variant-series.sh).
+SERIES_FILE := $(if $(word 2,$(SERIES)),$(shell scripts/variant-series.sh $(V) $(SERIES)),$(SERIES))
 FRAGMENTS := kconfig-fragments/base.config \
 	$(if $(call yes,$(DEBUG)),$(wildcard kconfig-fragments/debug.config)) \
 	$(if $(call yes,$(BENCH)),$(wildcard kconfig-fragments/bench.config))
-VARIANT := $(KIND)$(if $(call yes,$(DEBUG)),-debug)$(if $(call yes,$(BENCH)),-bench)
+VARIANT := $(V)$(if $(call yes,$(DEBUG)),-debug)$(if $(call yes,$(BENCH)),-bench)
 
 # --- Where things land (all in the cache, outside the checkout).
 TREE := $(CACHE_DIR)/build/$(VARIANT)
@@ -125,23 +148,22 @@ all: main
 # two side by side, the latest stored benchmark table, and the summary.
 # No real schedulers under load, no harness tests, no matrices: `make
 # check` (what CI runs) has all of them.
+MAIN_KERNELS := core baseline
 MAIN_SUITES := state,hang,selftests,smoke
 MAIN_FAMILIES := cases
 main:
 	@set -o pipefail; rc=0; start=$$(date +%s); sums=$$(mktemp); trap 'rm -f $$sums' EXIT; \
 	scripts/install-deps.sh; \
-	echo "==> main job: the patched and the baseline kernel, each booted once (in-tree sched_ext selftests, negative loads)" >&2; \
-	for k in patched baseline; do \
-		case $$k in patched) s=$(SERIES) ;; baseline) s=none ;; esac; \
-		set -- $$(scripts/build-kernel.sh --status $$k $$s kconfig-fragments/base.config | tail -1); \
+	echo "==> main job: the core and the baseline kernel, each booted once (in-tree sched_ext selftests, negative loads)" >&2; \
+	for k in $(MAIN_KERNELS); do \
+		set -- $$($(MAKE) --no-print-directory -s kernel-status V=$$k DEBUG= BENCH=); \
 		if [ "$$1" = cached ]; then echo "==> $$k kernel: cached ($$2)" >&2; \
-		else echo "==> $$k kernel: not cached, building it first: $$( [ "$${3:-0}" -gt 0 ] && echo "its last build took $$3 s" || echo "about 10 min cold on 2 cores (590-610 s measured 2026-12-05)"), then about 4 min of payload build and guest run" >&2; fi; \
+		else echo "==> $$k kernel: not cached, building it first: $$( [ "$${3:-0}" -gt 0 ] && echo "its last build took $$3 s" || echo "about 10 min cold on 2 cores"), then about 4 min of payload build and guest run" >&2; fi; \
 	done; \
 	logs=; \
-	for k in patched baseline; do \
-		case $$k in patched) b= ;; baseline) b=1 ;; esac; \
+	for k in $(MAIN_KERNELS); do \
 		echo "==> main: $$k kernel ($$(( $$(date +%s) - start )) s so far)" >&2; \
-		$(MAKE) --no-print-directory check-one BASELINE=$$b DEBUG= SCHED_LOAD=off \
+		$(MAKE) --no-print-directory check-one V=$$k BASELINE= DEBUG= SCHED_LOAD=off \
 			GUEST_APPEND="scx.suites=$(MAIN_SUITES) scx.families=$(MAIN_FAMILIES) $(GUEST_APPEND)" \
 			| tee -a $$sums || rc=1; \
 		l=$(CACHE_DIR)/runs/$$k-$(RUN_ID)/console.log; [ ! -f $$l ] || logs="$$logs $$l"; \
@@ -169,17 +191,22 @@ deps:
 kernel: deps
 	@scripts/check-cache-dir.sh
 	@scripts/check-tarball.sh
-	@scripts/build-kernel.sh $(VARIANT) $(series_$(KIND)) $(FRAGMENTS) >/dev/null
+	@scripts/build-kernel.sh $(VARIANT) $(SERIES_FILE) $(FRAGMENTS) >/dev/null
+
+# "cached DIR" or "build DIR SECONDS" (the last build's time), building nothing
+.PHONY: kernel-status
+kernel-status:
+	@scripts/build-kernel.sh --status $(VARIANT) $(SERIES_FILE) $(FRAGMENTS) | tail -1
 
 payload: kernel
-	@scripts/build-payload.sh $(TREE) $(KIND) $(PAYLOAD)
+	@SCX_REFUSAL=$(REFUSAL) SCX_VARIANT_NAME=$(V) scripts/build-payload.sh $(TREE) $(KIND) $(PAYLOAD)
 
 # Under the payload's lock: a concurrent run may be restaging it. The
 # baseline guest also gets the patched tree's in-tree selftests runner, as
 # /usr/bin/runner-patched, when a patched payload was built: the series'
 # new in-tree tests run there against 6.12 (selftests/intree-diff.list).
-PATCHED_RUNNER := $(firstword $(wildcard $(CACHE_DIR)/build/patched/tools/testing/selftests/sched_ext/runner \
-	$(CACHE_DIR)/build/patched-debug/tools/testing/selftests/sched_ext/runner))
+PATCHED_RUNNER := $(firstword $(wildcard $(CACHE_DIR)/build/core/tools/testing/selftests/sched_ext/runner \
+	$(CACHE_DIR)/build/core-debug/tools/testing/selftests/sched_ext/runner))
 initramfs: payload
 	@mkdir -p $(RUN_DIR)
 	@ov=; if [ $(KIND) = baseline ] && [ -n "$(PATCHED_RUNNER)" ]; then \
@@ -192,7 +219,7 @@ initramfs: payload
 # shows the same negative programs caught only at run time there (the
 # differential a reviewer asks for). Each prints its own KTAP report; the
 # last line sums them. KERNELS=patched runs one.
-KERNELS ?= patched baseline
+KERNELS ?= core full baseline
 check:
 	@set -o pipefail; rc=0; sums=$$(mktemp); trap 'rm -f $$sums' EXIT; \
 	case "$(SCHED_LOAD)" in quick|full|off) ;; \
@@ -200,19 +227,22 @@ check:
 	logs=; docs=; cdir=$(CACHE_DIR)/runs/check-$(RUN_ID); mkdir -p $$cdir; \
 	ls -1dt $(CACHE_DIR)/runs/check-2* 2>/dev/null | tail -n +$$(( $(KEEP_RUNS) + 1 )) | xargs -r rm -rf; \
 	for k in $(KERNELS); do \
-		case $$k in patched) b= ;; baseline) b=1 ;; \
-		*) echo "ERROR: KERNELS: unknown kernel '$$k' (patched|baseline)" >&2; exit 2 ;; esac; \
+		case " $(VARIANTS) " in *" $$k "*) ;; \
+		*) echo "ERROR: KERNELS: unknown kernel '$$k' ($(VARIANTS))" >&2; exit 2 ;; esac; \
 		echo "==> check: $$k kernel" >&2; \
-		$(MAKE) --no-print-directory check-one BASELINE=$$b | tee -a $$sums || rc=1; \
-		l=$(CACHE_DIR)/runs/$$k$(if $(call yes,$(DEBUG)),-debug)-$(RUN_ID)/console.log; \
+		$(MAKE) --no-print-directory check-one V=$$k BASELINE= | tee -a $$sums || rc=1; \
+		l=$(CACHE_DIR)/runs/$$k$(if $(call yes,$(DEBUG)),-debug)$(if $(call yes,$(BENCH)),-bench)-$(RUN_ID)/console.log; \
 		[ ! -f $$l ] || logs="$$logs $$l"; \
 		docs="$$docs $$k=$$(dirname $$l)/report.ktap"; \
 		[ ! -f $$(dirname $$l)/timings.tsv ] || sed "s|^|$$k/|" $$(dirname $$l)/timings.tsv >> $$cdir/timings.tsv; \
 	done; \
-	set -- $$logs; \
-	if [ $$# -eq 2 ] && [ "$(KERNELS)" = "patched baseline" ]; then \
-		echo; scripts/side-by-side.sh --save $$1 $$2 || true; \
-	fi; \
+	for a in $(filter-out baseline,$(KERNELS)); do \
+		[ -n "$(filter baseline,$(KERNELS))" ] || break; \
+		la=$(CACHE_DIR)/runs/$$a$(if $(call yes,$(DEBUG)),-debug)-$(RUN_ID)/console.log; \
+		lb=$(CACHE_DIR)/runs/baseline$(if $(call yes,$(DEBUG)),-debug)-$(RUN_ID)/console.log; \
+		[ -f $$la ] && [ -f $$lb ] || continue; \
+		echo; echo "# $$a against baseline:"; scripts/side-by-side.sh --save $$la $$lb || true; \
+	done; \
 	if [ "$(SCHED_LOAD)" != off ] && [ -n "$$logs" ]; then \
 		t=$$(dirname $$(echo $$logs | cut -d' ' -f1))/sched-load.txt; \
 		echo; echo "# sched-load per run and kernel ($$t):"; \
@@ -252,10 +282,10 @@ check-harness: kernel
 repro-cgroup-move:
 	@set -o pipefail; rc=0; d=$$(mktemp -d); trap 'rm -rf $$d' EXIT; docs=; \
 	for k in $(KERNELS); do \
-		case $$k in patched) b= ;; baseline) b=1 ;; \
-		*) echo "ERROR: KERNELS: unknown kernel '$$k' (patched|baseline)" >&2; exit 2 ;; esac; \
+		case " $(VARIANTS) " in *" $$k "*) ;; \
+		*) echo "ERROR: KERNELS: unknown kernel '$$k' ($(VARIANTS))" >&2; exit 2 ;; esac; \
 		echo "==> repro-cgroup-move: $$k kernel" >&2; \
-		$(MAKE) --no-print-directory repro-cgroup-move-one BASELINE=$$b > $$d/$$k.ktap || rc=1; \
+		$(MAKE) --no-print-directory repro-cgroup-move-one V=$$k BASELINE= > $$d/$$k.ktap || rc=1; \
 		p=$$(grep -c '^ok ' $$d/$$k.ktap || true); f=$$(grep -c '^not ok ' $$d/$$k.ktap || true); \
 		[ $$((p + f)) -gt 0 ] || f=1; \
 		echo "$$p passed, $$f failed" >> $$d/$$k.ktap; docs="$$docs $$k=$$d/$$k.ktap"; \
@@ -268,7 +298,7 @@ repro-cgroup-move:
 # DEBUG=1's whole-run document).
 repro-cgroup-move-one:
 	@$(MAKE) --no-print-directory initramfs >&2
-	@scripts/repro-cgroup-move.sh --expect $(if $(call yes,$(BASELINE)),hang,refuse) \
+	@scripts/repro-cgroup-move.sh --expect $(if $(filter baseline,$(KIND)),hang,refuse) \
 		--kernel $(BZIMAGE) --initrd $(INITRD) --log $(RUN_DIR)/repro-cgroup-move.log \
 		--timeout $(if $(call yes,$(DEBUG)),600,120) --append "$(KERNEL_APPEND)"
 
@@ -375,4 +405,4 @@ veristat:
 # Maintainer checks on the series itself: per patch git am, checkpatch
 # --strict and a kernel build (bisectability); not part of `make check`.
 check-series: deps
-	@BOOT=$(if $(call yes,$(BOOT)),1,0) scripts/check-series.sh $(SERIES) kconfig-fragments/base.config
+	@BOOT=$(if $(call yes,$(BOOT)),1,0) scripts/check-series.sh $(SERIES_FILE) kconfig-fragments/base.config

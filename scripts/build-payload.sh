@@ -14,7 +14,9 @@
 # builder. The tools' own Makefiles decide what to rebuild.
 #
 # VARIANT is the kind of kernel, patched|baseline (what the project tests
-# expect); it is also baked in as /scx/variant.
+# expect); it is also baked in as /scx/variant. SCX_REFUSAL (env) is what
+# the variant's verifier refusals name after "is not allowed" ("plain":
+# nothing), baked in as /scx/refusal.
 #
 # Usage: build-payload.sh TREE VARIANT OUT
 set -euo pipefail
@@ -54,6 +56,10 @@ run_logged "$tree/.scx-bpftool-build.log" \
 rm -rf "$out"
 mkdir -p "$out/usr/bin" "$out/scx"
 echo "$variant" >"$out/scx/variant"
+# What the kernel's verifier refusals name (the Makefile's variant table).
+printf '%s\n' "${SCX_REFUSAL:-}" >"$out/scx/refusal"
+# The variant's name (core, full, ...), for expectations per variant.
+printf '%s\n' "${SCX_VARIANT_NAME:-$variant}" >"$out/scx/variant-name"
 install -m 0755 "$tree/tools/testing/selftests/sched_ext/runner" "$out/usr/bin/runner"
 for s in scx_simple scx_qmap scx_central scx_flatcg; do
 	install -m 0755 "$tree/tools/sched_ext/build/bin/$s" "$out/usr/bin/$s"

@@ -67,6 +67,15 @@ want() {
 }
 D=$(cd "$(dirname "$0")" && pwd)
 X=$D/bin/scxk
+# The variant (Makefile's table): what async.list's columns are keyed by.
+VN=$(cat /scx/variant-name 2>/dev/null || true)
+[ -n "$VN" ] || { [ "$V" = baseline ] && VN=baseline || VN=core; }
+# What the kernel's refusals name after "is not allowed" (scxk's ctx_want()):
+# the variant table's refusal column, baked into the payload.
+if [ -s /scx/refusal ]; then
+	SCXK_REFUSAL=$(cat /scx/refusal)
+	export SCXK_REFUSAL
+fi
 SECS=${SCXK_SECS:-1}
 T0=$(cut -d' ' -f1 /proc/uptime)
 
@@ -117,22 +126,23 @@ mkdir -p "$TMP"
 want cases && fields "$D/cases/cases.list" > "$TMP/cases"
 want progs && fields "$D/progs/progs.list" > "$TMP/progs"
 # freplace:<case>: scx_bpf_consume() from an extension of a sched_ext
-# program's global function, judged where the function runs: the member,
-# or a timer callback armed in it, "timer:<member>" (name function where
-# patched baseline)
+# program's global function, the one ops.dispatch or ops.enqueue calls, or
+# one only a timer callback armed in ops.dispatch calls: the series holds
+# extensions to the any group, as tracing programs, and the refusal names
+# no member ("-"); 6.12 loads them all
+# (name function where patched baseline)
 : > "$TMP/freplace"
 want progs && cat > "$TMP/freplace" <<'LIST'
-dispatch-global tgt_dsp dispatch load load
-enqueue-global tgt_enq enqueue refuse load
-dispatch-timer-global tgt_tmr timer:dispatch refuse load
+dispatch-global tgt_dsp - refuse load
+enqueue-global tgt_enq - refuse load
+dispatch-timer-global tgt_tmr - refuse load
 LIST
 # ext:tail-task-cgroup: scx_bpf_task_cgroup() from a program ops.enqueue
-# tail-calls (6.12 runs it; patch 9 must count the tail call), before:
-# ext:task-cgroup: scx_bpf_task_cgroup() from an extension attached while
-# its scheduler runs keeps working, also after a scheduler that calls it
-# from its own ops.enqueue was enabled and disabled (the one test that
-# turns kf_tasks on for every op on the patched kernel until reboot: it
-# runs last)
+# tail-calls (6.12 runs it), and ext:task-cgroup: from an extension
+# attached while its scheduler runs, also after a scheduler that calls it
+# from its own ops.enqueue was enabled and disabled: the series keeps
+# 6.12's kf_tasks, and neither may break (a kernel that recorded kf_tasks
+# only around the ops whose own program calls the kfunc would)
 next=0
 want progs && next=1
 want async && grep -v '^#' "$D/async/async.list" | grep '|' > "$TMP/async"
@@ -187,7 +197,7 @@ want matrix && LIMIT=$MATRIX_LIMIT t matrix "$X" matrix "$D/matrix" "$V"
 # writes one result per call site and arming op; each is a test here
 if want callsite && [ -s "$TMP/groups" ]; then
 	sed 's/^/# callsite: known: /' "$D/callsite/known"
-	${TO:+$TO $MATRIX_LIMIT} "$X" callsite "$D/callsite" "$V" "$TMP/callsite" </dev/null
+	${TO:+$TO $MATRIX_LIMIT} "$X" callsite "$D/callsite" "$VN" "$TMP/callsite" </dev/null
 	rc=$?
 	[ $rc -eq 124 ] && echo "# callsite: timed out"
 	[ -f "$TMP/callsite" ] || : > "$TMP/callsite"
@@ -245,17 +255,22 @@ fi
 # async:<case>: the kfunc call is made from a bpf_timer or bpf_wq callback,
 # outside the op that armed it; async.list says per kernel what must happen
 trim() { echo "$1" | sed 's/^[ \t]*//; s/[ \t]*$//'; }
-while IFS='|' read -r name op cb kfunc fn pexp bexp; do
+while IFS='|' read -r name op cb kfunc fn cexp fexp bexp; do
 	name=$(trim "$name") op=$(trim "$op") cb=$(trim "$cb") kfunc=$(trim "$kfunc") fn=$(trim "$fn")
 	[ -n "$name" ] || continue
 	scx_t_wants "async:$name" || continue
 	[ "$fn" = - ] && fn=
-	if [ "$V" = patched ]; then exp=$(trim "$pexp"); else exp=$(trim "$bexp"); fi
+	case $VN in
+	baseline) exp=$(trim "$bexp") ;;
+	full) exp=$(trim "$fexp") ;;
+	*) exp=$(trim "$cexp") ;;
+	esac
 	obj=$D/async/$name.bpf.o
 	via=${fn:+, in global function $fn}
 	echo "# async:$name: $kfunc from a $cb callback armed in ops.$op$via: $exp"
 	case "$exp" in
 	refuse) t "async:$name" "$X" async-refuse "$obj" "$op" "$cb" "$kfunc" ${fn:+"$fn"} ;;
+	sleep) t "async:$name" "$X" sleep "$obj" "$kfunc" async_ops ;;
 	runtime:?*) t "async:$name" "$X" async-runtime "$obj" "$SECS" "${exp#runtime:}" ;;
 	run:?*) t "async:$name" "$X" async-run "$obj" "$SECS" "${exp#run:}" ;;
 	*) echo "# async.list: unknown expectation '$exp'"
@@ -277,7 +292,7 @@ done < "$TMP/freplace"
 [ $next -eq 1 ] && t "ext:tail-task-cgroup" "$X" tail-task-cgroup \
 	"$D/progs/task-cgroup-tailcall.bpf.o" "$SECS"
 [ $next -eq 1 ] && t "ext:task-cgroup" "$X" ext-task-cgroup "$D/progs/task-cgroup-target.bpf.o" \
-	"$D/progs/task-cgroup-ext.bpf.o" "$SECS" "$V"
+	"$D/progs/task-cgroup-ext.bpf.o" "$SECS"
 
 # intree-diff:<test>: one intree-diff.sh run checks the selected ones
 if [ -s "$TMP/intree" ]; then

@@ -2,13 +2,12 @@
 /*
  * The target of progs/task-cgroup-ext.bpf.c: a scheduler whose ops.enqueue
  * passes its task to a global function and never calls
- * scx_bpf_task_cgroup() itself, so the patched kernel enables it without
- * recording kf_tasks around ops.enqueue.  An extension replacing that
- * function, loaded and attached while the scheduler runs, does call it.
- * tc_ref_ops is a second scheduler, loaded on its own, whose ops.enqueue
- * calls it directly: enabling it makes the patched kernel record kf_tasks
- * around ops.enqueue, disabling it stops that unless something else still
- * needs them.
+ * scx_bpf_task_cgroup() itself (a kernel deciding where to record kf_tasks
+ * from what each op's program calls would record none around it).  An
+ * extension replacing that function, loaded and attached while the
+ * scheduler runs, does call it.  tc_ref_ops is a second scheduler, loaded
+ * on its own, whose ops.enqueue calls it directly, enabled and disabled in
+ * between.
  */
 #include "scxk.bpf.h"
 

@@ -31,7 +31,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 . "$here/lib.sh"
 : "${CACHE_DIR:=$HOME/.cache/scx-kfilter}"
-kernel=${HARNESS_KERNEL:-$CACHE_DIR/build/patched/arch/x86/boot/bzImage}
+kernel=${HARNESS_KERNEL:-$CACHE_DIR/build/core/arch/x86/boot/bzImage}
 read -r -a qargs <<<"${HARNESS_QEMU_ARGS:---accel tcg --smp 1 --memory 512M}"
 tmp=$(mktemp -d)
 took=0 # seconds the last run_case took

@@ -16,7 +16,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 . "$here/lib.sh"
 : "${CACHE_DIR:=$HOME/.cache/scx-kfilter}"
-kernel=${HARNESS_KERNEL:-$CACHE_DIR/build/patched/arch/x86/boot/bzImage}
+kernel=${HARNESS_KERNEL:-$CACHE_DIR/build/core/arch/x86/boot/bzImage}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
