@@ -65,7 +65,7 @@ cell_args() {
 what() { case $WORKLOAD in pipe) echo "round trips" ;; messaging) echo "rounds of $per_loop messages" ;; load) echo loads ;; esac; }
 for v in baseline patched; do
 	t=${ktree[$v]}
-	[ -f "$t/vmlinux" ] && [ -d "$t/.scx-payload" ] ||
+	{ [ -f "$t/vmlinux" ] && [ -d "$t/.scx-payload" ]; } ||
 		die "$t: no vmlinux or payload (make payload BENCH=1$([ "$v" = baseline ] && echo ' BASELINE=1'))"
 	w=$OUT/$v
 	mkdir -p "$w"

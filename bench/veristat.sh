@@ -59,7 +59,7 @@ for k in "${kernels[@]}"; do
 	t=${ktree[$k]}
 	for f in arch/x86/boot/bzImage vmlinux tools/testing/selftests/bpf/veristat.c \
 		tools/lib/bpf/Makefile tools/sched_ext/Makefile; do
-		[ -e "$t/$f" ] || die "$k: $t/$f missing (build the kernel first: make kernel$([ $k = baseline ] && echo ' BASELINE=1'))"
+		[ -e "$t/$f" ] || die "$k: $t/$f missing (build the kernel first: make kernel$([ "$k" = baseline ] && echo ' BASELINE=1'))"
 	done
 done
 for c in clang-19 llvm-strip-19 gcc sha256sum; do
