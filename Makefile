@@ -337,14 +337,8 @@ export CMD
 run-needs-cmd:
 	@[ -n "$$CMD" ] || { echo "ERROR: make run needs CMD='a shell command for the guest'" >&2; exit 2; }
 run: run-needs-cmd initramfs
-	@c=$$(printf '%s' "$$CMD" | base64 -w0); \
-	[ $${#c} -le 1500 ] || { echo "ERROR: CMD is too long for the kernel command line ($${#c} bytes encoded, 1500 max)" >&2; exit 2; }; \
-	rc=0; ./run-qemu.sh --kernel $(BZIMAGE) --initrd $(INITRD) --log $(RUN_DIR)/run.log \
-		--timeout $(QEMU_TIMEOUT) --append "scx.payload=run scx.cmd=$$c $(KERNEL_APPEND) $(GUEST_APPEND)" \
-		$(QEMU_ARGS) >&2 || rc=$$?; \
-	st=$$(tr -d '\r' < $(RUN_DIR)/run.log | sed -n 's/^SCX-GUEST-EXIT: \([0-9][0-9]*\)$$/\1/p' | tail -1); \
-	if [ -z "$$st" ]; then echo "ERROR: the guest never finished the command (run-qemu.sh exit $$rc); console: $(RUN_DIR)/run.log" >&2; exit 125; fi; \
-	echo "# guest command exited $$st; console: $(RUN_DIR)/run.log" >&2; exit $$st
+	@scripts/run.sh --boot $(BZIMAGE) $(INITRD) $(RUN_DIR)/run.log $(QEMU_TIMEOUT) \
+		"$(KERNEL_APPEND) $(GUEST_APPEND)" $(QEMU_ARGS)
 
 shell: initramfs
 	@mkdir -p $(LOG_DIR); ln -sfn $(RUN_DIR)/shell.log $(LOG_DIR)/$(VARIANT)-shell.log

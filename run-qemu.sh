@@ -84,8 +84,8 @@ usage_error() {
 	echo "run-qemu.sh: $* (see --help)" >&2
 	exit 64
 }
-[ -n "$kernel" ] && [ -f "$kernel" ] || usage_error "--kernel: no such file '${kernel}'"
-[ -n "$initrd" ] && [ -f "$initrd" ] || usage_error "--initrd: no such file '${initrd}'"
+{ [ -n "$kernel" ] && [ -f "$kernel" ]; } || usage_error "--kernel: no such file '${kernel}'"
+{ [ -n "$initrd" ] && [ -f "$initrd" ]; } || usage_error "--initrd: no such file '${initrd}'"
 [[ $timeout =~ ^[0-9]+$ ]] || usage_error "--timeout wants seconds, got '$timeout'"
 [[ $smp =~ ^[1-9][0-9]*$ ]] || usage_error "--smp wants a count, got '$smp'"
 case "$accel" in auto | kvm | tcg) ;; *) usage_error "--accel wants auto|kvm|tcg, got '$accel'" ;; esac
@@ -107,6 +107,7 @@ snapf=${logf%.log}.hang-snapshot.txt
 KVM_CPU="host"
 kvm_works() {
 	[ -r /dev/kvm ] && [ -w /dev/kvm ] || return 1
+	# shellcheck disable=SC2155 # the cache's name is best effort: a failed part must not fail the probe
 	local cache="$CACHE_DIR/kvm-probe.$(cat /proc/sys/kernel/random/boot_id 2>/dev/null).$(qemu-system-x86_64 --version | head -1 | tr -cd '0-9.')"
 	if [ -f "$cache" ]; then
 		[ "$(cat "$cache")" = yes ]
@@ -153,9 +154,11 @@ if [ "$accel" = kvm ]; then
 	log "qemu: using KVM"
 elif [ "$icount" = 1 ]; then
 	# icount needs the single-threaded TCG.
+	# shellcheck disable=SC2054 # the commas are inside QEMU option values
 	accel_args=(-accel tcg,thread=single -cpu max -icount shift=0,sleep=off)
 	log "qemu: using TCG with -icount shift=0,sleep=off (${why:-})"
 else
+	# shellcheck disable=SC2054 # the commas are inside QEMU option values
 	accel_args=(-accel tcg,thread=multi -cpu max)
 	log "qemu: using TCG (${why:-})"
 fi
@@ -172,6 +175,7 @@ else
 	mondir=$(mktemp -d)
 	mkfifo "$mondir/mon.in" "$mondir/mon.out"
 	: >"$mondir/monitor.log"
+	# shellcheck disable=SC2054 # the commas are inside QEMU option values
 	serial_args=(-chardev "stdio,id=con,logfile=$logf" -serial chardev:con
 		-chardev "pipe,id=mon,path=$mondir/mon" -mon chardev=mon,mode=readline)
 fi

@@ -22,8 +22,10 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 # what the kernel's link step passes to pahole in our builds, less any -j
+# shellcheck disable=SC2016 # $$PAHOLE_FLAGS is for make (and the shell it runs), not for us
 flags=$(make -s -C "$tree" run-command KBUILD_RUN_COMMAND='echo $$PAHOLE_FLAGS' 2>/dev/null |
 	tail -1)
+# shellcheck disable=SC2001 # a regex: a -j or -jN word anywhere in the flags
 serial=$(echo "$flags" | sed 's/\(^\| \)-j[0-9]*\( \|$\)/ /g')
 
 encode() { # NAME FLAGS...
@@ -31,6 +33,7 @@ encode() { # NAME FLAGS...
 	shift
 	# (pahole 1.24 warns about every DW_TAG_label: noise)
 	pahole -J --btf_encode_detached="$tmp/$name.btf" "$@" "$tree/vmlinux" >/dev/null 2>&1
+	# shellcheck disable=SC2016 # the backquotes are Markdown code spans
 	printf '| %s | `%s` | %s | %s |\n' "$name" "$*" \
 		"$(sha256sum <"$tmp/$name.btf" | cut -c1-16)" \
 		"$("$bt" btf dump file "$tmp/$name.btf" 2>/dev/null |
@@ -41,7 +44,9 @@ echo "pahole $(pahole --version), $(basename "$tree"), flags with scripts/kbuild
 echo
 echo "| run | pahole flags | sha256 of .BTF (16) | sched_ext_ops id |"
 echo "|---|---|---|---|"
-encode parallel-1 $serial -j
-encode parallel-2 $serial -j
-encode serial-1 $serial
-encode serial-2 $serial
+# pahole's flags, one word each
+read -r -a serial_args <<<"$serial"
+encode parallel-1 "${serial_args[@]}" -j
+encode parallel-2 "${serial_args[@]}" -j
+encode serial-1 "${serial_args[@]}"
+encode serial-2 "${serial_args[@]}"

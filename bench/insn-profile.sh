@@ -64,8 +64,8 @@ cell_args() {
 }
 what() { case $WORKLOAD in pipe) echo "round trips" ;; messaging) echo "rounds of $per_loop messages" ;; load) echo loads ;; esac; }
 for v in baseline patched; do
-	t=${tree[$v]}
-	[ -f "$t/vmlinux" ] && [ -d "$t/.scx-payload" ] ||
+	t=${ktree[$v]}
+	{ [ -f "$t/vmlinux" ] && [ -d "$t/.scx-payload" ]; } ||
 		die "$t: no vmlinux or payload (make payload BENCH=1$([ "$v" = baseline ] && echo ' BASELINE=1'))"
 	w=$OUT/$v
 	mkdir -p "$w"
@@ -92,7 +92,7 @@ b=$OUT/baseline p=$OUT/patched
 {
 	echo "# Instructions per $WORKLOAD $unit under $SCHED, $SMP vCPU(s), per function"
 	echo
-	echo "Kernels: $(basename "${tree[baseline]}") (baseline), $(basename "${tree[patched]}") (patched)." \
+	echo "Kernels: $(basename "${ktree[baseline]}") (baseline), $(basename "${ktree[patched]}") (patched)." \
 		"Two boots per kernel ($LOOPS and $((2 * LOOPS)) $(what) per run, a warm-up and $reps run)," \
 		"-icount, a TCG plugin counting executed instructions per block; taken $(date -u '+%Y-%m-%d %H:%M UTC')."
 	echo

@@ -47,8 +47,8 @@ repo=$(dirname "$here")
 [ $# -eq 2 ] || die "usage: $0 BASELINE_TREE PATCHED_TREE"
 two_trees "$1" "$2"
 variants=(baseline patched)
-grep -q '^patch ' "${tree[patched]}/.scx-inputs" 2>/dev/null ||
-	die "the patched kernel (${tree[patched]}) was built with no patches (an empty series file?): nothing to compare"
+grep -q '^patch ' "${ktree[patched]}/.scx-inputs" 2>/dev/null ||
+	die "the patched kernel (${ktree[patched]}) was built with no patches (an empty series file?): nothing to compare"
 
 REPS=${REPS:-11} MSG_REPS=${MSG_REPS:-11} PIPE_LOOPS=${PIPE_LOOPS:-50000}
 MSG_ARGS=${MSG_ARGS:-4,10,10,25,80} SCHEDS=${SCHEDS:-fair,simple,qmap}
@@ -89,7 +89,7 @@ start=$(date +%s)
 #    payload) plus the benchmark overlay, per kernel. The payload is read
 #    under its builder's lock.
 for v in "${variants[@]}"; do
-	t=${tree[$v]}
+	t=${ktree[$v]}
 	[ -f "$t/arch/x86/boot/bzImage" ] || die "$t/arch/x86/boot/bzImage missing (make kernel BENCH=1$([ "$v" = baseline ] && echo ' BASELINE=1'))"
 	[ -d "$t/.scx-payload" ] || die "$t/.scx-payload missing (make payload BENCH=1$([ "$v" = baseline ] && echo " BASELINE=1"))"
 	log "bench $v: guest image ($(basename "$t"))"
@@ -128,7 +128,7 @@ progress() {
 }
 
 run_variant() {
-	local v=$1 t=${tree[$1]}
+	local v=$1 t=${ktree[$1]}
 	{
 		rc=0
 		nice -n 10 "$repo/run-qemu.sh" --kernel "$t/arch/x86/boot/bzImage" \
@@ -186,14 +186,14 @@ btf_layout() {
 # 4. Report: tables, static count, plot.
 md="$RESULTS_DIR/results.md"
 elapsed=$(($(date +%s) - start))
-subtitle="$(date -u +%Y-%m-%d) | baseline $(basename "${tree[baseline]}") vs patched $(basename "${tree[patched]}") | reps $REPS (messaging $MSG_REPS)"
+subtitle="$(date -u +%Y-%m-%d) | baseline $(basename "${ktree[baseline]}") vs patched $(basename "${ktree[patched]}") | reps $REPS (messaging $MSG_REPS)"
 summary_rc=0
 {
 	echo "# Benchmark results: baseline vs patched (kfunc masks removed)"
 	echo
 	echo "Taken $(date -u '+%Y-%m-%d %H:%M UTC') by \`make bench\` (bench/run.sh), ${elapsed}s of guest runs and image builds."
 	echo
-	echo "- kernels: \`${tree[baseline]##*/}\` (baseline, series none) and \`${tree[patched]##*/}\` (patched), same config and compiler"
+	echo "- kernels: \`${ktree[baseline]##*/}\` (baseline, series none) and \`${ktree[patched]##*/}\` (patched), same config and compiler"
 	echo "- QEMU: $(qemu-system-x86_64 --version | head -1), run-qemu.sh \`${qemu_opts[*]}\` (TCG, \`-icount shift=0,sleep=off\`, -cpu max)"
 	echo "- guest command line: \`$guest_args\`"
 	echo "- method (docs/benchmark.md): a messaging run is the sum of the timed windows of its rounds (fresh children each, released just after a timer tick; clock stops at the last message, then the children are killed and reaped newest-first; per-round figures in the raw files; MSG_ROUNDS sets more rounds for some schedulers); a fresh BPF scheduler for every messaging run; a load-time rep is the mean of LOAD_ITERS=$LOAD_ITERS loads in one process; guest vm.stat_interval 3600, ASLR off, 1 s idle before every run"
@@ -219,18 +219,18 @@ summary_rc=0
 	echo "by the types the series adds: bench/results/2026-12-05-btf-repro/):"
 	echo
 	for v in "${variants[@]}"; do
-		btf_layout "${tree[$v]}" | sed "s/^/- $v: /"
+		btf_layout "${ktree[$v]}" | sed "s/^/- $v: /"
 	done
 	echo
 	echo "## Static instruction count of the changed paths"
 	echo
-	"$here/static-count.sh" "${tree[baseline]}/vmlinux" "${tree[patched]}/vmlinux"
+	"$here/static-count.sh" "${ktree[baseline]}/vmlinux" "${ktree[patched]}/vmlinux"
 	echo
 	echo "Every function of kernel/sched/build_policy.o (ext.c) whose count differs,"
 	echo "the list taken from the objects (bench/static-diff.sh): a function"
 	echo "inlined elsewhere shows as 0 here and in its callers."
 	echo
-	"$here/static-diff.sh" "${tree[baseline]}" "${tree[patched]}"
+	"$here/static-diff.sh" "${ktree[baseline]}" "${ktree[patched]}"
 	echo
 	echo "![plot](results.svg)"
 } >"$md"

@@ -24,7 +24,7 @@ OUT=${OUT:-$CACHE_DIR/bench/scaling}
 RESULTS_DIR=${RESULTS_DIR:-$here/results/$(date -u +%Y-%m-%d)-scaling}
 mkdir -p "$OUT" "$RESULTS_DIR"
 
-"$here/static-diff.sh" "${tree[baseline]}" "${tree[patched]}" >"$RESULTS_DIR/static-diff.md"
+"$here/static-diff.sh" "${ktree[baseline]}" "${ktree[patched]}" >"$RESULTS_DIR/static-diff.md"
 runs=()
 for c in $CONFIGS; do
 	IFS=: read -r label workload smp groups loops <<<"$c"
@@ -38,14 +38,14 @@ for c in $CONFIGS; do
 	g=$groups
 	[ "$workload" = messaging ] || g=4
 	SCHED=simple WORKLOAD=$workload SMP=$smp MSG_GROUPS=$g LOOPS=$loops OUT=$OUT/$label \
-		"$here/insn-profile.sh" "${tree[baseline]}" "${tree[patched]}" >"$OUT/$label.log" 2>&1 ||
+		"$here/insn-profile.sh" "${ktree[baseline]}" "${ktree[patched]}" >"$OUT/$label.log" 2>&1 ||
 		die "insn-profile for $label failed: see $OUT/$label.log"
 	cp "$OUT/$label/table.md" "$RESULTS_DIR/$label.md"
 done
 {
 	echo "# How the saving grows with the work (scx_simple)"
 	echo
-	echo "Kernels $(basename "${tree[baseline]}") and $(basename "${tree[patched]}"); taken $(date -u '+%Y-%m-%d %H:%M UTC') by bench/scaling.sh; configurations (label:workload:vCPUs:groups:loops): $CONFIGS. Units: a pipe round trip, a message."
+	echo "Kernels $(basename "${ktree[baseline]}") and $(basename "${ktree[patched]}"); taken $(date -u '+%Y-%m-%d %H:%M UTC') by bench/scaling.sh; configurations (label:workload:vCPUs:groups:loops): $CONFIGS. Units: a pipe round trip, a message."
 	echo
 	python3 "$here/insn-profile/scaling.py" --dat "$OUT/scaling.dat" "$RESULTS_DIR/static-diff.md" "${runs[@]}"
 	echo

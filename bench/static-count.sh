@@ -53,7 +53,7 @@ member_offset() {
 }
 off_scx=$(member_offset "$base" task_struct '[ \t]scx;')
 off_mask=$(member_offset "$base" sched_ext_entity '[ \t]kf_mask;')
-[ -n "$off_scx" ] && [ -n "$off_mask" ] || die "cannot find task_struct.scx.kf_mask in $base (pahole)"
+{ [ -n "$off_scx" ] && [ -n "$off_mask" ]; } || die "cannot find task_struct.scx.kf_mask in $base (pahole)"
 kf_off=$(printf '0x%x' $((off_scx + off_mask)))
 
 names=$(printf '%s\n' "${functions[@]}" | cut -f1 | paste -sd, -)

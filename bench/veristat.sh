@@ -56,10 +56,10 @@ case "$VERISTAT_LOG" in "" | [0-9]) ;; *) die "VERISTAT_LOG='$VERISTAT_LOG': wan
 read -r -a qemu_extra <<<"${QEMU_ARGS:-}"
 
 for k in "${kernels[@]}"; do
-	t=${tree[$k]}
+	t=${ktree[$k]}
 	for f in arch/x86/boot/bzImage vmlinux tools/testing/selftests/bpf/veristat.c \
 		tools/lib/bpf/Makefile tools/sched_ext/Makefile; do
-		[ -e "$t/$f" ] || die "$k: $t/$f missing (build the kernel first: make kernel$([ $k = baseline ] && echo ' BASELINE=1'))"
+		[ -e "$t/$f" ] || die "$k: $t/$f missing (build the kernel first: make kernel$([ "$k" = baseline ] && echo ' BASELINE=1'))"
 	done
 done
 for c in clang-19 llvm-strip-19 gcc sha256sum; do
@@ -79,7 +79,7 @@ jobs=$(nproc)
 #    objects, and the guest overlay: /veristat (the tool and objects) and
 #    the "veristat" payload.
 build() {
-	local k=$1 t=${tree[$1]} b="$BUILD/$1"
+	local k=$1 t=${ktree[$1]} b="$BUILD/$1"
 	mkdir -p "$b/libbpf" "$b/sched_ext" "$b/bin"
 	log "veristat $k: libbpf from $(basename "$t")/tools/lib/bpf"
 	run_logged "$b/libbpf.log" nice -n 10 make -j"$jobs" -C "$t/tools/lib/bpf" \
@@ -144,7 +144,7 @@ khz=$(dmesg 2>/dev/null | sed -n 's/.*tsc: Detected \([0-9][0-9]*\)\.\([0-9][0-9
 [ -z "$khz" ] || clock="$clock tsc_early_khz=$khz"
 failed=0
 for k in "${kernels[@]}"; do
-	t=${tree[$k]} b="$BUILD/$k"
+	t=${ktree[$k]} b="$BUILD/$k"
 	log "veristat $k: booting $(basename "$t") (TCG if KVM does not work; takes minutes)"
 	rc=0
 	nice -n 10 "$repo/run-qemu.sh" --kernel "$t/arch/x86/boot/bzImage" \
@@ -205,12 +205,12 @@ done
 	echo "date $(date -u '+%Y-%m-%d %H:%M UTC')"
 	echo "checkout $(git -C "$repo" rev-parse --short HEAD)$(git -C "$repo" diff --quiet HEAD -- 2>/dev/null || echo ' (dirty)')"
 	for k in "${kernels[@]}"; do
-		echo "kernel $k $(basename "${tree[$k]}"), guest: $(sed -n 's/^init: .*, \([0-9]*\) CPUs,.*/\1 vCPUs/p' "$BUILD/$k/console.txt"), $(grep -o 'Switched to clocksource [a-z_-]*' "$BUILD/$k/console.txt" | tail -1 | sed 's/Switched to //'), $(cat "$BUILD/$k/accel")"
+		echo "kernel $k $(basename "${ktree[$k]}"), guest: $(sed -n 's/^init: .*, \([0-9]*\) CPUs,.*/\1 vCPUs/p' "$BUILD/$k/console.txt"), $(grep -o 'Switched to clocksource [a-z_-]*' "$BUILD/$k/console.txt" | tail -1 | sed 's/Switched to //'), $(cat "$BUILD/$k/accel")"
 	done
-	echo "veristat.c $(sha256sum <"${tree[patched]}/tools/testing/selftests/bpf/veristat.c" | cut -c1-12) $(cmp -s "${tree[baseline]}/tools/testing/selftests/bpf/veristat.c" "${tree[patched]}/tools/testing/selftests/bpf/veristat.c" && echo 'same in both trees' || echo 'DIFFERS between the trees'); built with one line added: $(diff "${tree[patched]}/tools/testing/selftests/bpf/veristat.c" "$BUILD/patched/src/veristat.c" | sed -n 's/^>[[:space:]]*//p')"
+	echo "veristat.c $(sha256sum <"${ktree[patched]}/tools/testing/selftests/bpf/veristat.c" | cut -c1-12) $(cmp -s "${ktree[baseline]}/tools/testing/selftests/bpf/veristat.c" "${ktree[patched]}/tools/testing/selftests/bpf/veristat.c" && echo 'same in both trees' || echo 'DIFFERS between the trees'); built with one line added: $(diff "${ktree[patched]}/tools/testing/selftests/bpf/veristat.c" "$BUILD/patched/src/veristat.c" | sed -n 's/^>[[:space:]]*//p')"
 	for s in "${scheds[@]}"; do
 		a="$BUILD/baseline/overlay/veristat/$s.bpf.o" p="$BUILD/patched/overlay/veristat/$s.bpf.o"
-		src=$(cmp -s "${tree[baseline]}/tools/sched_ext/$s.bpf.c" "${tree[patched]}/tools/sched_ext/$s.bpf.c" && echo 'source same' || echo 'source DIFFERS')
+		src=$(cmp -s "${ktree[baseline]}/tools/sched_ext/$s.bpf.c" "${ktree[patched]}/tools/sched_ext/$s.bpf.c" && echo 'source same' || echo 'source DIFFERS')
 		if cmp -s "$a" "$p"; then obj="objects byte-identical"
 		else
 			# Same instructions? (vmlinux.h comes from each kernel, so the

@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # Result-line helpers for guest suites (busybox ash; sourced).
 #
 # A suite prints its plan ("1..N", ktap_plan) before its first test, then

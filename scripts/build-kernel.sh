@@ -41,7 +41,7 @@ if [ -n "$status" ]; then
 	if built; then
 		echo "cached $dir"
 	else
-		# shellcheck disable=SC2012
+		# shellcheck disable=SC2012 # ls -t orders by mtime; the names are ours (VARIANT-12 hex)
 		last=$(ls -1t "$CACHE_DIR/build/$variant"-????????????/.scx-built 2>/dev/null | head -1)
 		echo "build $dir $( [ -n "$last" ] && awk '/^build_seconds / { print $2 }' "$last" || echo 0)"
 	fi
@@ -88,7 +88,7 @@ else
 	# Keep the cache bounded: drop older builds of this variant, keeping
 	# the previous one (cheap to go back to after an experiment).
 	# Best effort: a failure here must not fail a finished build.
-	# shellcheck disable=SC2012
+	# shellcheck disable=SC2010,SC2012 # ls -t orders by mtime, grep keeps our VARIANT-12hex names
 	{ ls -1dt "$CACHE_DIR/build/$variant"-???????????? 2>/dev/null |
 		grep -E "/$variant-[0-9a-f]{12}\$" | grep -vxF "$dir" | tail -n +2 |
 		while read -r old; do

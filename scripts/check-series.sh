@@ -65,24 +65,27 @@ run_logged "$gdir/.scx-prepare.log" gmake "$gdir" olddefconfig prepare ||
 
 # The series' files, and the objects that compile its .c files (ext.c is
 # compiled inside kernel/sched/build_policy.c).
-series_files=$(grep -hoE '^\+\+\+ b/.*' $patches | cut -c7- | sort -u)
+mapfile -t patch_list <<<"$patches"
+series_files=$(grep -hoE '^\+\+\+ b/.*' "${patch_list[@]}" | cut -c7- | sort -u)
 objects=$(grep -E '^kernel/.*\.c$' <<<"$series_files" | while read -r f; do
 	inc=$(grep -lE "^# *include \"$(basename "$f")\"" "$(dirname "$dir/$f")"/build_*.c 2>/dev/null | head -1 || true)
 	if [ -n "$inc" ]; then echo "${inc#"$dir/"}"; else echo "$f"; fi
 done | sed 's/\.c$/.o/' | sort -u)
 [ -n "$objects" ] || die "the series touches no kernel .c file: nothing to compile with W=1"
+mapfile -t object_list <<<"$objects"
 
 # w1_warnings CC TREE: build the series' objects in TREE with W=1 and print
 # the warnings located in a file the series touches, without line numbers.
 w1_warnings() {
 	local cc=$1 tree=$2 out
 	out="$tree/.scx-w1.log"
-	(cd "$tree" && rm -f $objects)
+	(cd "$tree" && rm -f "${object_list[@]}")
 	if [ "$cc" = gcc ]; then
-		gmake "$tree" W=1 $objects >"$out" 2>&1 || { echo "BUILD FAILED"; tail -20 "$out"; return 0; }
+		gmake "$tree" W=1 "${object_list[@]}" >"$out" 2>&1 || { echo "BUILD FAILED"; tail -20 "$out"; return 0; }
 	else
-		kmake "$tree" W=1 $objects >"$out" 2>&1 || { echo "BUILD FAILED"; tail -20 "$out"; return 0; }
+		kmake "$tree" W=1 "${object_list[@]}" >"$out" 2>&1 || { echo "BUILD FAILED"; tail -20 "$out"; return 0; }
 	fi
+	# shellcheck disable=SC2001 # a suffix for each line of a multi-line value
 	grep -E '(warning|error):' "$out" | sed -E 's|^\./||; s|^([^:]+):[0-9]+:[0-9]+:|\1:|' |
 		grep -F -f <(sed 's/$/:/' <<<"$series_files") | sort || true
 }
@@ -107,6 +110,7 @@ result() { # result OK|FAIL NAME [DIAG]
 	else
 		failed=$((failed + 1))
 		echo "not ok $n $2"
+		# shellcheck disable=SC2001 # a prefix for each line of a multi-line value
 		[ -z "${3:-}" ] || sed 's/^/# /' <<<"$3"
 	fi
 }
@@ -123,6 +127,7 @@ build_kernel() {
 		return 0
 	fi
 	touched=$(git -C "$tree" diff --name-only HEAD~1 HEAD)
+	# shellcheck disable=SC2001 # a suffix for each line of a multi-line value
 	warns=$(grep -F -f <(sed 's/$/:/' <<<"$touched") "$logf" | grep -E 'warning:|error:' || true)
 	if [ -n "$warns" ]; then
 		result FAIL "$check:$name" "$warns"
@@ -158,7 +163,7 @@ fi
 # table-mutation-caught with BOOT=1 (the end checks the count ran)
 plan=$(($(wc -l <<<"$patches") * 8 + boots + 1 + ${BOOT:-0}))
 echo "1..$plan"
-echo "# W=1 objects: $(echo $objects); pristine tree: $(grep -c . <<<"${w1_prev[clang]}" || true) clang, $(grep -c . <<<"${w1_prev[gcc]}" || true) gcc warning(s) in the series' files"
+echo "# W=1 objects: ${object_list[*]}; pristine tree: $(grep -c . <<<"${w1_prev[clang]}" || true) clang, $(grep -c . <<<"${w1_prev[gcc]}" || true) gcc warning(s) in the series' files"
 i=0
 while read -r p; do
 	i=$((i + 1))
@@ -182,8 +187,8 @@ while read -r p; do
 	# any new file: get_maintainer.pl's answer for each is printed.
 	# Debian's python3 (checkpatch's spdxcheck.py needs python3-ply), not a
 	# python3 that PATH may find first (pyenv).
-	cp=$(cd "$dir" && PATH=/usr/bin:$PATH ./scripts/checkpatch.pl --strict \
-		--ignore UNKNOWN_COMMIT_ID,FILE_PATH_CHANGES "$p" 2>&1 || true)
+	cp=$({ cd "$dir" && PATH=/usr/bin:$PATH ./scripts/checkpatch.pl --strict \
+		--ignore UNKNOWN_COMMIT_ID,FILE_PATH_CHANGES "$p" 2>&1; } || true)
 	added=$(grep -oE '^\+\+\+ b/.*' "$p" | cut -c7- |
 		while read -r f; do [ -e "$dir/$f" ] && ! git -C "$dir" cat-file -e "HEAD~1:$f" 2>/dev/null && echo "$f"; done || true)
 	ids=$(grep -oE '^Fixes: [0-9a-f]{12,40} \(.*\)$' "$p" || true)
@@ -195,9 +200,10 @@ while read -r p; do
 		result OK "checkpatch:$name"
 		echo "# $total"
 		grep -E '^CHECK:' <<<"$cp" | sed 's/^/# /' || true
+		# shellcheck disable=SC2001 # a prefix for each line of a multi-line value
 		[ -z "$ids" ] || sed 's/^/# not checked against git (no history): /' <<<"$ids"
 		for f in $added; do
-			echo "# new file $f, maintained by: $(cd "$dir" && ./scripts/get_maintainer.pl --no-git --no-rolestats -f "$f" 2>/dev/null | paste -sd, - || true)"
+			echo "# new file $f, maintained by: $({ cd "$dir" && ./scripts/get_maintainer.pl --no-git --no-rolestats -f "$f" 2>/dev/null | paste -sd, -; } || true)"
 		done
 	fi
 
@@ -268,7 +274,7 @@ $new"
 	fi
 done <<<"$patches"
 
-left=$(cd "$dir" && grep -rn kf_mask kernel/sched include/linux/sched || true)
+left=$({ cd "$dir" && grep -rn kf_mask kernel/sched include/linux/sched; } || true)
 if [ -z "$left" ]; then
 	result OK "no-kf_mask-left"
 else

@@ -21,6 +21,7 @@ PACKAGES=(
 	qemu-system-x86     # the guest
 	busybox-static      # the guest's userspace
 	gnuplot-nox         # make bench's plot
+	shellcheck          # scripts/shellcheck.sh, the shell lint gate (make check)
 )
 
 missing=()

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # How every stage invokes the kernel's build system; sourced, not executed.
 # Part of the build key: changing anything here rebuilds the kernels.
 #
@@ -8,6 +9,7 @@
 # objects from different build trees (one per variant and key) hit the same
 # cache entries: paths are rewritten relative, and the working directory
 # (recorded in DWARF comp_dir only) is not hashed.
+# shellcheck disable=SC2153 # CACHE_DIR is lib.sh's, sourced before this file
 export CCACHE_DIR="$CACHE_DIR/ccache"
 export CCACHE_BASEDIR="$CACHE_DIR/build"
 export CCACHE_NOHASHDIR=1

@@ -16,7 +16,7 @@
 #
 # Usage: ktap-convert.sh junit|json RUN [TIMINGS] < report.ktap > junit.xml|summary.json
 set -euo pipefail
-{ [ $# -eq 2 ] || [ $# -eq 3 ]; } && case $1 in junit | json) ;; *) false ;; esac ||
+{ { [ $# -eq 2 ] || [ $# -eq 3 ]; } && case $1 in junit | json) ;; *) false ;; esac; } ||
 	{ echo "usage: $0 junit|json RUN [TIMINGS] < KTAP > XML|JSON" >&2; exit 2; }
 times=${3:-/dev/null}
 [ -r "$times" ] || { echo "$0: cannot read timings '$times'" >&2; exit 2; }

@@ -8,9 +8,10 @@
 set -euo pipefail
 here=$(dirname "$0")
 . "$here/lib.sh"
-[ $# -eq 1 ] && [ -f "$1" ] || die "usage: $0 REPORT (a KTAP document ending in 'N passed, N failed')"
+{ [ $# -eq 1 ] && [ -f "$1" ]; } || die "usage: $0 REPORT (a KTAP document ending in 'N passed, N failed')"
 
 name=report:kunit-parses
+# shellcheck disable=SC2012 # the first match of a glob, or nothing
 kunit=$(ls -d "$CACHE_DIR"/pristine/*/tools/testing/kunit/kunit.py 2>/dev/null | head -1 || true)
 last=$(tail -n 1 "$1")
 why=""

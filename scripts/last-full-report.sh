@@ -6,6 +6,7 @@
 # Usage: last-full-report.sh RUNS_DIR VARIANT
 set -euo pipefail
 [ $# -eq 2 ] || { echo "usage: $0 RUNS_DIR VARIANT" >&2; exit 2; }
+# shellcheck disable=SC2045 # ls -t: newest first; run dirs are VARIANT-DATE-PID, no blanks
 for d in $(ls -1dt "$1/$2"-2* 2>/dev/null); do
 	if [ -s "$d/report.ktap" ] && [ ! -e "$d/filter" ]; then
 		echo "$d/report.ktap"

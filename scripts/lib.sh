@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Shared helpers, sourced (not executed) by the pipeline scripts.
 # Kept tiny on purpose: logging, fatal errors, and the cache location, so
 # every stage reports problems the same way and agrees on where things live.
@@ -33,15 +34,15 @@ tools_make() {
 }
 
 # two_trees BASELINE_TREE PATCHED_TREE: the bench scripts' kernel trees, as
-# the global tree[baseline] and tree[patched] (resolved paths); one tree
+# the global ktree[baseline] and ktree[patched] (resolved paths); one tree
 # twice is refused, as two identical kernels would give ratios of ~1.0000
 # that mean nothing.
 two_trees() {
-	declare -gA tree
-	tree[baseline]=$(readlink -f "$1")
-	tree[patched]=$(readlink -f "$2")
-	[ "${tree[baseline]}" != "${tree[patched]}" ] ||
-		die "baseline and patched are the same tree (${tree[baseline]}): nothing to compare"
+	declare -gA ktree
+	ktree[baseline]=$(readlink -f "$1")
+	ktree[patched]=$(readlink -f "$2")
+	[ "${ktree[baseline]}" != "${ktree[patched]}" ] ||
+		die "baseline and patched are the same tree (${ktree[baseline]}): nothing to compare"
 }
 
 # run_logged LOG CMD...: run a long, chatty command with its output in LOG,

@@ -34,7 +34,7 @@ missing=$(awk '
 	/^# CONFIG_[A-Za-z0-9_]+ is not set/ { want[$2] = "unset"; next }
 	END { for (s in want) print s "\t" want[s] }
 ' "${frags[@]}" | sort | while IFS=$'\t' read -r sym want; do
-	got=$(grep -E "^(# )?$sym[= ]" "$tree/.config" || true)
+	got=$(grep -E "^(# )?${sym}[= ]" "$tree/.config" || true)
 	if [ "$want" = unset ]; then
 		# Not set means: no "CONFIG_X=" line (absent or "is not set").
 		case "$got" in "$sym="*) echo "  $sym: want unset, got '$got'" ;; esac

@@ -18,7 +18,7 @@
 # Without SYSTEM_MAP (or for addresses outside the kernel's text) the raw
 # address is printed. Exit 1 if the monitor did not answer.
 set -euo pipefail
-[ $# -ge 1 ] && [ $# -le 2 ] || {
+{ [ $# -ge 1 ] && [ $# -le 2 ]; } || {
 	echo "usage: $0 MONDIR [SYSTEM_MAP]" >&2
 	exit 2
 }
@@ -33,6 +33,7 @@ mon() {
 	start=$(wc -c <"$mondir/monitor.log")
 	# QEMU holds the FIFO open read-write, so this open does not block
 	# while QEMU lives; the timeout covers a QEMU that just died.
+	# shellcheck disable=SC2016 # $1 and $@ are the inner bash's
 	timeout 5 bash -c 'printf "%s\n" "${@:2}" >"$1"' _ "$mondir/mon.in" "$@" || return 1
 	for i in $(seq 60); do
 		sleep 0.25

@@ -38,6 +38,7 @@ rep=$("$here/intree-boot.sh" "$dir" mutation scx.t=scx-selftest:kfunc_context_ma
 con=$dir/.scx-boot-console-mutation.log
 mism=$(tr -d '\r' <"$con" | grep -E '^ *runner\| MISMATCH ' || true)
 echo "# mutated table (ops.enqueue + SCX_KFG_CPU_RELEASE), $(($(date +%s) - start)) s to build and boot:"
+# shellcheck disable=SC2001 # a prefix for each line of a multi-line value
 sed 's/^ *runner| /#   /' <<<"${mism:-no MISMATCH line}"
 if grep -qE '^ +not ok [0-9]+ scx-selftest:kfunc_context_matrix( |$)' <<<"$rep" &&
 	[ "$(grep -c . <<<"$mism")" = 1 ] && grep -qE "$want" <<<"$mism"; then

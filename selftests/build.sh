@@ -55,6 +55,7 @@ fi
 [ -f "$VMLINUX" ] || { echo "$0: no vmlinux (set VMLINUX or KBUILD_OUTPUT)" >&2; exit 1; }
 
 step() { echo "build.sh: $*"; }
+# shellcheck disable=SC2115 # OUT is $(cd DIR && pwd): never empty
 rm -rf "$OUT/bin" "$OUT/matrix" "$OUT/callsite" "$OUT/cases" "$OUT/async" "$OUT/progs"
 mkdir -p "$B/libbpf" "$B/bpftool" "$OUT/bin" "$OUT/matrix" "$OUT/callsite" "$OUT/cases" "$OUT/progs"
 step "intermediates in $B"
@@ -94,6 +95,7 @@ BPF_CFLAGS="-g -O2 --target=bpf -mcpu=v3 -D__TARGET_ARCH_x86 -mlittle-endian
 
 # bpfcc <src> <obj> [extra flags]: compile and strip DWARF (BTF stays)
 bpfcc() {
+	# shellcheck disable=SC2086 # NICE, CLANG and BPF_CFLAGS are command words: split on purpose
 	$NICE $CLANG $BPF_CFLAGS "${@:3}" -c "$1" -o "$2.tmp" &&
 	llvm-strip-19 -g "$2.tmp" -o "$2" &&
 	rm -f "$2.tmp"
@@ -101,11 +103,13 @@ bpfcc() {
 export -f bpfcc
 export CLANG BPF_CFLAGS NICE
 
+# shellcheck disable=SC2011,SC2016 # generated mx_*.bpf.c names have no blanks; $1 $2 are the inner bash's
 ls "$B"/matrix/mx_*.bpf.c | xargs -P"$JOBS" -I{} bash -c \
 	'bpfcc "$1" "$2/$(basename "$1" .c).o"' _ {} "$OUT/matrix"
 cp "$B/matrix/cells.tsv" "$OUT/matrix/"
 
 step "call-site matrix programs"
+# shellcheck disable=SC2011,SC2016 # generated cs_*.bpf.c names have no blanks; $1 $2 are the inner bash's
 ls "$B"/callsite/cs_*.bpf.c | xargs -P"$JOBS" -I{} bash -c \
 	'bpfcc "$1" "$2/$(basename "$1" .c).o"' _ {} "$OUT/callsite"
 cp "$B/callsite/cells.tsv" "$B/callsite/groups" "$B/callsite/known" "$OUT/callsite/"
@@ -117,6 +121,7 @@ for src in "$HERE"/cases/*.bpf.c; do
 done
 cp "$HERE/cases/cases.list" "$OUT/cases/"
 # every case in the list has its object, and every object its line
+# shellcheck disable=SC2013 # case names: one word each
 for name in $(grep -v '^#' "$OUT/cases/cases.list" | awk 'NF { print $1 }'); do
 	[ -f "$OUT/cases/$name.bpf.o" ] || { echo "build.sh: cases.list: no cases/$name.bpf.c" >&2; exit 1; }
 done
@@ -128,6 +133,7 @@ for src in "$HERE"/async/*.bpf.c; do
 	bpfcc "$src" "$OUT/async/$name.bpf.o" -I"$HERE/async" -DCASE_NAME="\"${name//-/_}\""
 done
 cp "$HERE/async/async.list" "$OUT/async/"
+# shellcheck disable=SC2013 # async case names: one word each
 for name in $(grep -v '^#' "$OUT/async/async.list" | awk -F'|' 'NF > 1 { gsub(/[ \t]/, "", $1); print $1 }'); do
 	[ -f "$OUT/async/$name.bpf.o" ] || { echo "build.sh: async.list: no async/$name.bpf.c" >&2; exit 1; }
 done
@@ -142,6 +148,7 @@ bpfcc "$HERE/progs/task-cgroup-tailcall.bpf.c" "$OUT/progs/task-cgroup-tailcall.
 cp "$HERE/progs/progs.list" "$OUT/progs/"
 
 step "scxk (static)"
+# shellcheck disable=SC2086 # NICE and CC are command words: split on purpose
 $NICE $CC -O2 -g -Wall -Werror -static \
 	-I"$B/libbpf-install/include" -I"$TREE/tools/include/uapi" \
 	"$HERE/src/scxk.c" "$B/libbpf/libbpf.a" -lelf -lz -lzstd \
@@ -152,4 +159,5 @@ cp "$HERE/intree-diff/intree-diff.list" "$OUT/intree-diff/"
 install -m 0755 "$HERE/intree-diff/intree-diff.sh" "$OUT/intree-diff/"
 install -m 0755 "$HERE/run-guest.sh" "$OUT/run-guest.sh"
 echo "$VARIANT" > "$OUT/variant"
+# shellcheck disable=SC2012 # counts our own *.bpf.o files
 step "done: $(grep -vc "^#" "$OUT/matrix/cells.tsv") matrix cells, $(grep -vc "^#" "$OUT/callsite/cells.tsv") call-site cells, $(ls "$OUT"/cases/*.bpf.o | wc -l) cases -> $OUT"

@@ -96,6 +96,7 @@ MATRIX_LIMIT=900
 n=0
 failed=0
 # The guest's KTAP helpers: scx_t_wants NAME (SCX_T selects it), ktap_plan.
+# shellcheck source=../initramfs/ktap.sh # the build installs it there
 . /scx/ktap.sh
 # t NAME CMD...: run one test, if selected (rc=skip when not)
 t() {
@@ -168,7 +169,7 @@ fi
 # The plan, before any test runs: the names of every test the lists above
 # hold, as the loops below name them, counted when T= selects them.
 neg=neg
-[ "$V" = baseline ] && neg=baseline-diff
+[ "$V" = baseline ] && neg="baseline-diff"
 planned=$(
 	[ $nmatrix -eq 1 ] && echo matrix
 	sed 's/^/callsite:/' "$TMP/groups"
@@ -180,6 +181,7 @@ planned=$(
 	[ $next -eq 1 ] && echo ext:task-cgroup
 	sed 's/^/intree-diff:/' "$TMP/intree"
 )
+# shellcheck disable=SC2086 # one word per test name (names have no blanks)
 plan=$(ktap_plan $planned)
 cpus=$(cat /sys/devices/system/cpu/online)
 echo "# sched_ext kfunc filters: $V kernel $(uname -r), CPUs $cpus," \

@@ -47,7 +47,8 @@ PATH=/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin
 export PATH
 
 reps=5 msg_reps=11 scheds=fair,simple,qmap workloads=pipe,messaging restart=messaging,perf-messaging
-pipe_loops=50000 msg_args=4,10,10,25,80 do_load=1 settle=1 msg_rounds= load_iters=1 perf_msg=4,500
+pipe_loops=50000 msg_args=4,10,10,25,80 do_load=1 settle=1 msg_rounds='' load_iters=1 perf_msg=4,500
+# shellcheck disable=SC2013 # /proc/cmdline is one line of blank-separated words
 for arg in $(cat /proc/cmdline); do
 	case "$arg" in
 	bench.reps=*) reps=${arg#*=} ;;
@@ -161,6 +162,7 @@ workload_cmd() {
 	pipe) echo "/usr/bin/pipe-pingpong $pipe_loops" ;;
 	messaging)
 		k=$(echo "$msg_rounds" | tr ',' '\n' | sed -n "s/^$2://p" | tail -n 1)
+		# shellcheck disable=SC2046 # msg_args: comma-separated numbers, one word each
 		set -- $(echo "$msg_args" | tr ',' ' ')
 		echo "/usr/bin/messaging $1 $2 $3 $4 ${k:-$5}"
 		;;
@@ -190,6 +192,7 @@ run_cell() {
 		sleep "$settle"
 		line=$($cmd 2>/tmp/bench-stderr)
 		st=$?
+		# shellcheck disable=SC2086 # the result line's fields, one word each
 		set -- $line
 		if [ $st -ne 0 ] || [ $# -ne 4 ]; then
 			fail "$w under $s, rep $r: status $st, output '$line'"
@@ -216,6 +219,7 @@ load_cell() {
 		sleep "$settle"
 		line=$(/usr/bin/scx-load-time "$s" "$load_iters")
 		st=$?
+		# shellcheck disable=SC2086 # the result line's fields, one word each
 		set -- $line
 		if [ $st -ne 0 ] || [ $# -ne 5 ]; then
 			fail "load-time $s, rep $r: status $st, output '$line'"
@@ -269,6 +273,7 @@ filter_cell() {
 	echo >"$t/set_ftrace_filter"
 	echo >"$t/trace"
 	echo 1 >"$t/tracing_on"
+	# shellcheck disable=SC2086 # the spec's fields, one word each
 	set -- $line
 	if [ $st -ne 0 ] || [ "$lost" != 0 ] || [ "$1" = 0 ] || [ "$3" = 0 ]; then
 		fail "filter $s: load status $st, $lost trace events lost, calls/ns '$line'"

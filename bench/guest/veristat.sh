@@ -7,7 +7,8 @@
 # of its normalized verifier log at level N (VERISTAT-LOGHASH lines);
 # veristat.logshow=FILE/PROG also prints that program's normalized log
 # (VERISTAT-LOGSHOW: lines).
-loglevel= reps=1 logshow=
+loglevel='' reps=1 logshow=''
+# shellcheck disable=SC2013 # /proc/cmdline is one line of blank-separated words
 for arg in $(cat /proc/cmdline); do
 	case "$arg" in
 	veristat.log=*) loglevel=${arg#veristat.log=} ;;
@@ -18,6 +19,7 @@ done
 # Keep kernel messages off the console while the CSV is printed.
 dmesg -n 1 2>/dev/null || true
 cd /veristat || { echo "veristat: no /veristat in the guest"; exit 2; }
+# shellcheck disable=SC2035 # our own *.bpf.o names; a ./ would show in veristat's file column
 objs=$(ls *.bpf.o)
 echo "veristat: kernel $(uname -r), objects: $objs"
 # reps runs of the whole set, each printed as its own CSV block ("rep N"):
@@ -25,6 +27,7 @@ echo "veristat: kernel $(uname -r), objects: $objs"
 rc=0 i=1
 while [ "$i" -le "$reps" ]; do
 	r=0
+	# shellcheck disable=SC2086 # objs: the object names, one word each
 	./veristat -q -o csv \
 		-e file,prog,verdict,duration,total_insns,total_states,peak_states,max_states_per_insn,mark_read \
 		$objs >/tmp/veristat.csv 2>/tmp/veristat.err || r=$?
@@ -52,6 +55,7 @@ done
 if [ -n "$loglevel" ]; then
 	echo "VERISTAT-LOG-BEGIN level $loglevel"
 	for o in $objs; do
+		# shellcheck disable=SC2013 # program names: one word each
 		for p in $(awk -F, -v o="$o" '$1 == o { print $2 }' /tmp/veristat.csv); do
 			./veristat -v -l "$loglevel" -f "$o/$p" "$o" >/tmp/vlog 2>&1
 			sed -n '/^PROCESSING /,/^processed [0-9]* insns/p' /tmp/vlog |

@@ -7,7 +7,9 @@
 # collected; at the end they are repeated between SCX-RESULTS-BEGIN/END with
 # kernel console messages held back, so a kernel message interleaved with
 # a result line cannot corrupt what the host counts.
+# shellcheck disable=SC3040 # busybox ash, the only shell that runs this, has pipefail
 set -o pipefail
+# shellcheck source=../ktap.sh # the build installs initramfs/ktap.sh there
 . /scx/ktap.sh
 out=/tmp/scx-results.out
 : >"$out"
@@ -67,6 +69,7 @@ fi
 # the kernel command line picks quick (default) or full, off skips it;
 # scx.sched_load_only=<awk regexp> runs only the matching runs.
 sched_load=quick
+# shellcheck disable=SC2013 # /proc/cmdline is one line of blank-separated words
 for arg in $(cat /proc/cmdline); do
 	case "$arg" in
 	scx.sched_load=*) sched_load=${arg#scx.sched_load=} ;;
@@ -74,6 +77,7 @@ for arg in $(cat /proc/cmdline); do
 	esac
 done
 if [ "$sched_load" = off ]; then
+	# shellcheck disable=SC2194 # "case sched-load" on purpose: does T= match the suite's name?
 	case "sched-load" in
 	*"${SCX_T:-}"*) run_suite sched-load printf '1..1\nok 1 sched-load # SKIP scx.sched_load=off\n' ;;
 	*) run_suite sched-load echo "1..0" ;;

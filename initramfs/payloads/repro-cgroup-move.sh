@@ -7,7 +7,7 @@
 # the host finds the vCPUs in the spinlock slow path.
 obj=/selftests/cases/dispatch-from-dsq-from-cgroup-move.bpf.o
 scxk=/selftests/bin/scxk
-[ -x "$scxk" ] && [ -f "$obj" ] || {
+{ [ -x "$scxk" ] && [ -f "$obj" ]; } || {
 	echo "REPRO: error: $scxk or $obj missing from the initramfs"
 	exit 2
 }

@@ -4,6 +4,7 @@
 # with the tools of the shell payload at hand; its exit status becomes the
 # guest's (SCX-GUEST-EXIT), which make run exits with.
 cmd=
+# shellcheck disable=SC2013 # /proc/cmdline is one line of blank-separated words
 for arg in $(cat /proc/cmdline); do
 	case "$arg" in
 	scx.cmd=*) cmd=$(echo "${arg#scx.cmd=}" | base64 -d) ;;

@@ -1,5 +1,6 @@
 #!/bin/sh
 # The kernel has sched_ext, and no BPF scheduler is attached at boot.
+# shellcheck source=../ktap.sh # the build installs initramfs/ktap.sh there
 . /scx/ktap.sh
 scx_t_suite sched-ext-state || { ktap_plan; exit 0; }
 ktap_plan sched-ext-state:exists sched-ext-state:disabled-at-boot

@@ -3,6 +3,7 @@
 # scheduler) must be reported with its stack, not leave the guest silent
 # until the host's QEMU timeout: the hung-task detector is built in
 # (kconfig-fragments/base.config) and armed.
+# shellcheck source=../ktap.sh # the build installs initramfs/ktap.sh there
 . /scx/ktap.sh
 scx_t_suite hang-detector || { ktap_plan; exit 0; }
 ktap_plan hang-detector:armed

@@ -2,6 +2,7 @@
 # Smoke test of a real BPF scheduler: scx_simple attaches under a
 # CPU-spinning load (state becomes enabled), and detaches on SIGINT (state
 # returns to disabled).
+# shellcheck source=../ktap.sh # the build installs initramfs/ktap.sh there
 . /scx/ktap.sh
 scx_t_suite scx-simple || { ktap_plan; exit 0; }
 # The names a run that gets through reports (the early exits below fail
@@ -56,6 +57,7 @@ else
 	ktap_not_ok scx-simple:disabled-after-sigint "state is '$(scx_state)' 10 s after the scheduler exited"
 fi
 
+# shellcheck disable=SC2086 # a list of PIDs
 kill $spinners 2>/dev/null
 wait 2>/dev/null
 sed 's/^/  scx_simple| /' "$log" >&2

@@ -9,7 +9,7 @@
 # (or [command]) as /init; the console goes to stdout.
 set -euo pipefail
 [ $# -ge 3 ] || { echo "usage: $0 <bzImage> <outdir> <variant> [command]" >&2; exit 2; }
-KERNEL=$1 OUT=$(cd "$2" && pwd) VARIANT=$3 CMD=${4:-/t/run-guest.sh $3}
+KERNEL=$1 OUT=$(cd "$2" && pwd) CMD=${4:-/t/run-guest.sh $3}
 R=$(mktemp -d /tmp/scxk-initramfs.XXXXXX)
 trap 'rm -rf "$R"' EXIT
 

@@ -31,6 +31,7 @@
 # Every wait is bounded: a scheduler that does not enable, does not stop or
 # hangs is killed and reported, and the whole script finishes.
 
+# shellcheck disable=SC3043 # busybox ash, the only shell that runs this, has local
 set -u
 
 cd "$(dirname "$0")" || exit 2
@@ -204,7 +205,7 @@ end_run() {
 
 # parse_expect KIND EXPECT
 parse_expect() {
-	local item old=$IFS
+	local item old="$IFS"
 	E_EXIT='' E_MSG='' E_DUMP='' E_NODUMP='' E_HOTPLUG='' E_PIN='' E_COVER=''
 	E_MINSECS=0
 	# where loadgen's tasks are when it stops: under the scheduler for
@@ -244,7 +245,7 @@ parse_expect() {
 # line in the kernel log since this run's mark (each argument may hold
 # several regexps, one per line)
 check_klog() {
-	local kl=$RUNLOG.klog ok=$RUNLOG.klog-ok hits re
+	local kl="$RUNLOG.klog" ok="$RUNLOG.klog-ok" hits re
 	dmesg > "$RUNLOG.dmesg" 2>/dev/null
 	if grep -q "sched-load: mark $N\$" "$RUNLOG.dmesg"; then
 		sed -n "/sched-load: mark $N\$/,\$p" "$RUNLOG.dmesg" > "$kl"
@@ -290,9 +291,9 @@ check_klog() {
 
 # lg_start SECS EXTRA: loadgen in the background (SECS=0: until stopped)
 lg_start() {
-	local t=$1
+	local t="$1"
 	[ "$t" -eq 0 ] && t=$SCHED_CAP
-	# shellcheck disable=SC2086
+	# shellcheck disable=SC2086 # LG_ARGS and EXTRA are loadgen option lists: split on purpose
 	timeout -s KILL $((t + 60)) loadgen -t "$t" $LG_ARGS $2 \
 		> "$RUNLOG.loadgen" 2>&1 < /dev/null &
 	LGPID=$!
@@ -387,7 +388,7 @@ EOT
 		err "pin: no scx_ops_enable_helper kthread after an enable; cannot pin it to cpu $1"
 		return
 	fi
-	diag "pin: ${c}[$p] on cpu $(awk '{ print $39 }' /proc/$p/stat), affinity $(taskset -p "$p" 2>&1 | sed 's/.*: //') -> cpu $1"
+	diag "pin: ${c}[$p] on cpu $(awk '{ print $39 }' "/proc/$p/stat"), affinity $(taskset -p "$p" 2>&1 | sed 's/.*: //') -> cpu $1"
 	taskset -p -c "$1" "$p" > /dev/null 2>&1 ||
 		err "taskset -p -c $1 $p (scx_ops_enable_helper) failed"
 }
@@ -458,14 +459,15 @@ proc_snapshot() {
 sched_log_tail() {
 	diag "scheduler log ($SLOG):"
 	if grep -q '^DEBUG DUMP' "$SLOG"; then
-		awk '/^DEBUG DUMP/ { d = 1; next }
-		     d && NF && !/^=+$/ { print "#   " $0; if (++k == 4) exit }' \
-			"$SLOG" >> "$RUNLOG.diag"
-		grep -E '^ *R .*\[[0-9]+\] [-+][0-9]+ms' "$SLOG" |
-			sed 's/\(.*\) \([-+]\)\([0-9]*\)ms.*/\3 \1 \2\3ms/' |
-			sort -rn | head -n 8 | cut -d' ' -f2- |
-			sed 's/^ */#   runnable: /' >> "$RUNLOG.diag"
-		grep '^EXIT: ' "$SLOG" | sed 's/^/#   /' >> "$RUNLOG.diag"
+		{
+			awk '/^DEBUG DUMP/ { d = 1; next }
+			     d && NF && !/^=+$/ { print "#   " $0; if (++k == 4) exit }' "$SLOG"
+			grep -E '^ *R .*\[[0-9]+\] [-+][0-9]+ms' "$SLOG" |
+				sed 's/\(.*\) \([-+]\)\([0-9]*\)ms.*/\3 \1 \2\3ms/' |
+				sort -rn | head -n 8 | cut -d' ' -f2- |
+				sed 's/^ */#   runnable: /'
+			grep '^EXIT: ' "$SLOG" | sed 's/^/#   /'
+		} >> "$RUNLOG.diag"
 	else
 		tail -n 25 "$SLOG" | sed 's/^/#   /' >> "$RUNLOG.diag"
 	fi
@@ -564,7 +566,7 @@ do_none() {
 }
 
 do_run() {
-	local lgx=$1 ops secs
+	local lgx="$1" ops secs
 	shift
 	ops=$(ops_of "$@")
 	sched_start "$@"
@@ -583,7 +585,7 @@ do_run() {
 }
 
 do_error() {
-	local lgx=$1 ops last t0 text
+	local lgx="$1" ops last t0 text
 	shift
 	ops=$(ops_of "$@")
 	sched_start "$@"
@@ -645,7 +647,7 @@ do_error() {
 # whose pin, enable and exit figures stay as they were.  Its own enable
 # time is left in CYCLE_ENABLE_S.  Status 0 if no check failed.
 simple_cycle() {
-	local e0=$NERR en=$ENABLED ens=$ENABLE_S ex=$EXIT_LINE pin=$E_PIN slog=$SLOG
+	local e0="$NERR" en="$ENABLED" ens="$ENABLE_S" ex="$EXIT_LINE" pin="$E_PIN" slog="$SLOG"
 	SLOG=$RUNLOG.$1
 	E_PIN=
 	sched_start scx_simple
@@ -680,7 +682,7 @@ recover() {
 # space), loadgen's tasks must go back to the fair class and all keep
 # making progress, and a scheduler must load again afterwards.
 do_kill() {
-	local lgx=$1 ops t0 half
+	local lgx="$1" ops t0 half
 	shift
 	ops=$(ops_of "$@")
 	sched_start "$@"
@@ -714,7 +716,7 @@ do_kill() {
 }
 
 do_reload() {
-	local lgx=$1 ops i ok=0 seq_start t0 en_sum=0 en_max=0 cs
+	local lgx="$1" ops i ok=0 seq_start t0 en_sum=0 en_max=0 cs
 	shift
 	ops=$(ops_of "$@")
 	seq_start=$(enable_seq)
@@ -776,7 +778,7 @@ restart_wait() {
 }
 
 do_hotplug() {
-	local lgx=$1 ops c hp0 seq1 st events="" exits
+	local lgx="$1" ops c hp0 seq1 st events="" exits
 	shift
 	ops=$(ops_of "$@")
 	if [ "$(rd /sys/devices/system/cpu/present)" = 0 ]; then
@@ -883,6 +885,7 @@ build_plan
 echo "TAP version 13"
 echo "1..$(wc -l < "$LOGDIR/plan.$MODE")"
 echo "# sched-load: variant=$VARIANT mode=$MODE secs=$SECS reloads=$RELOADS hotplug_cycles=$HOTPLUG_CYCLES kernel=$(uname -r) cpus=$(nproc) online=$(rd /sys/devices/system/cpu/online) timeouts=x$SLOW enable=${ENABLE_TIMEOUT}s"
+# shellcheck disable=SC2012 # bin/ holds only our scx_* builds: plain names, and ls gives "" for none
 echo "# sched-load: schedulers: $(cd bin && ls scx_* 2>/dev/null | tr '\n' ' ')"
 
 if [ ! -e $SCX/state ]; then
@@ -904,7 +907,7 @@ while IFS="|" read -r kind name _modes expect lgx cmd <&3; do
 		end_run
 		continue
 	fi
-	# shellcheck disable=SC2086
+	# shellcheck disable=SC2086 # cmd is the runs.list column of arguments: split on purpose
 	case "$kind" in
 	none)		do_none "$lgx" ;;
 	run)		do_run "$lgx" $cmd ;;

@@ -60,6 +60,7 @@ check kunit-nest-empty "ktap-verify.sh exit $rc: $(verdict "$tmp/verify-none.out
 check nest-empty-named "no '# harness: no test selected' line" grep -qx '# harness: no test selected' "$tmp/run-none.ktap"
 sed 's/^\(    ok 1\) plain$/\1 CPU#1 plain/' "$tmp/report.ktap" >"$tmp/hash.ktap"
 rc=0 && "$top/scripts/ktap-verify.sh" "$tmp/hash.ktap" >"$tmp/verify-hash.out" || rc=$?
+# shellcheck disable=SC2016 # $1 $2 are the inner bash's
 check verify-fails-on-hash-name "ktap-verify.sh exit $rc: $(verdict "$tmp/verify-hash.out")" \
 	bash -c '[ "$1" != 0 ] && grep -q "^not ok 1 report:kunit-parses # kunit.py parse: [0-9]* error" "$2"' _ "$rc" "$tmp/verify-hash.out"
 

@@ -26,6 +26,7 @@
 # HARNESS_QEMU_ARGS (default: --accel tcg --smp 1 --memory 512M),
 # HARNESS_APPEND (kernel command line for every boot, e.g. no5lvl),
 # HARNESS_NO_QEMU=1 (only the cases that start no QEMU).
+# shellcheck disable=SC2016 # file-wide: the single-quoted $ are the inner bash -c's, given the values as $1..
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)

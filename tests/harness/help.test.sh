@@ -11,6 +11,7 @@ readme=$top/README.md
 
 # targets: "make <name>" in help; "| `make <name>" rows in the README
 help_targets=$(grep -oE 'make [a-z][a-z-]*' <<<"$help" | awk '{ print $2 }' | sort -u)
+# shellcheck disable=SC2016 # the backquotes are the README's Markdown
 readme_targets=$(grep -oE '^\| `make [a-z][a-z-]*`?( / `make [a-z][a-z-]*)?' "$readme" |
 	grep -oE 'make [a-z][a-z-]*' | awk '{ print $2 }' | sort -u)
 # variables: upper-case words in help's Variables block; the README's

@@ -5,6 +5,7 @@
 # (after-hotplug:) also in the one test after it. The same WARN line anywhere
 # else is an unknown splat and fails the report; the guest's per-run
 # judgement (busybox awk, -v run= -v prev=) agrees.
+# shellcheck disable=SC2016 # file-wide: the single-quoted $ are the inner bash -c's, given the values as $1..
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)

@@ -2,6 +2,7 @@
 # scripts/ktap-report.sh counts results as tests/harness/run.sh does: "ok
 # ... # SKIP" is skipped (never passed), "not ok ... # SKIP" is failed (a
 # failure does not hide behind the directive), and the last line says so.
+# shellcheck disable=SC2016 # file-wide: the single-quoted $ are the inner bash -c's, given the values as $1..
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Host-side test helpers (sourced by tests/harness/*.test.sh): one KTAP
 # result line per check, numbered per file; run.sh renumbers and sums.
 # A skip is printed as a skip, never as a pass.

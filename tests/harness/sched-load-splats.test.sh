@@ -13,8 +13,10 @@ sl=$top/selftests/sched-load
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
+# shellcheck disable=SC2016 # $1 is the inner bash's
 check no-copy-in-log-patterns "log-patterns still lists splats of its own: $(grep -E '^splat[[:space:]]' "$sl/log-patterns" | head -3)" \
 	bash -c '! grep -qE "^splat[[:space:]]" "$1"' _ "$sl/log-patterns"
+# shellcheck disable=SC2016 # "$OUT" is the literal text looked for in build.sh
 check build-packs-splat-patterns "build.sh does not install scripts/splat-patterns.txt as splat-patterns" \
 	grep -q 'scripts/splat-patterns.txt" "$OUT/splat-patterns"' "$sl/build.sh"
 
@@ -22,6 +24,7 @@ check build-packs-splat-patterns "build.sh does not install scripts/splat-patter
 mkdir "$tmp/pack"
 cp "$top/scripts/splat-patterns.txt" "$tmp/pack/splat-patterns"
 cp "$sl/log-patterns" "$tmp/pack/"
+# shellcheck disable=SC2016 # $LOGDIR is the literal text looked for in run-guest.sh
 sed -n '/^awk .*splat-patterns > "\$LOGDIR\/splat.re"$/,/>> "\$LOGDIR\/splat.re"$/p' "$sl/run-guest.sh" >"$tmp/make-re.sh"
 check found-the-lines "no splat.re lines in run-guest.sh" test "$(wc -l <"$tmp/make-re.sh")" = 2
 sh=(bash) grep=(grep)
@@ -39,6 +42,7 @@ printf '%s\n' '[  5.0] sched_ext: BPF scheduler "qmap" disabled (runnable task s
 	'[  6.0] sched_ext: BPF scheduler "qmap" enabled' "[  7.0] smpboot: CPU 1 is now offline" >"$tmp/clean"
 check guest-grep-fires "${grep[*]} missed: $("${grep[@]}" -v -E -f "$tmp/splat.re" "$tmp/splats")" \
 	test "$("${grep[@]}" -c -E -f "$tmp/splat.re" "$tmp/splats")" = 4
+# shellcheck disable=SC2016 # $1 and $@ are the inner bash's
 check guest-grep-leaves-sched-ext "${grep[*]} fired on: $("${grep[@]}" -E -f "$tmp/splat.re" "$tmp/clean")" \
 	bash -c '! "${@:2}" -q -E -f "$1/splat.re" "$1/clean"' _ "$tmp" "${grep[@]}"
 done_testing
