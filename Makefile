@@ -354,13 +354,19 @@ clean-cache:
 # Baseline vs patched, side by side (docs/benchmark.md): both kernels
 # and payloads through the rules above, then boot both and report.
 .PHONY: bench
-# Its kernels add kconfig-fragments/bench.config (BENCH=1).
+# Its kernels add kconfig-fragments/bench.config (BENCH=1). Every variant
+# of BENCH_VARIANTS against the baseline (bench/run-variants.sh); limit is
+# bench-only (core without kf_tasks) and never runs scx_flatcg, the one
+# in-tree scheduler calling scx_bpf_task_cgroup().
+BENCH_VARIANTS ?= core full limit
 bench:
 	@# refuse a used RESULTS_DIR before building anything (run.sh checks again)
 	@[ -z "$$RESULTS_DIR" ] || [ ! -e "$$RESULTS_DIR/results.md" ] || { echo "ERROR: RESULTS_DIR=$$RESULTS_DIR already holds a run (results.md): name a new directory, or leave RESULTS_DIR unset for a dated one" >&2; exit 2; }
-	@$(MAKE) --no-print-directory payload BASELINE=1 DEBUG= BENCH=1
-	@$(MAKE) --no-print-directory payload BASELINE= DEBUG= BENCH=1
-	@bench/run.sh $(CACHE_DIR)/build/baseline-bench $(CACHE_DIR)/build/patched-bench
+	@for v in baseline $(BENCH_VARIANTS); do \
+		$(MAKE) --no-print-directory payload V=$$v BASELINE= DEBUG= BENCH=1 || exit 1; \
+	done
+	@SCHEDS_LIMIT=$${SCHEDS_LIMIT:-fair,simple,qmap} bench/run-variants.sh $(CACHE_DIR)/build/baseline-bench \
+		$(foreach v,$(BENCH_VARIANTS),$(v)=$(CACHE_DIR)/build/$(v)-bench)
 
 # Two stored bench results side by side (bench/compare.sh).
 .PHONY: bench-compare
@@ -373,18 +379,18 @@ bench-compare:
 # SCHED, LOOPS, OUT from the environment).
 .PHONY: insn-profile
 insn-profile:
-	@$(MAKE) --no-print-directory payload BASELINE=1 DEBUG= BENCH=1
-	@$(MAKE) --no-print-directory payload BASELINE= DEBUG= BENCH=1
-	@bench/insn-profile.sh $(CACHE_DIR)/build/baseline-bench $(CACHE_DIR)/build/patched-bench
+	@$(MAKE) --no-print-directory payload V=baseline DEBUG= BENCH=1
+	@$(MAKE) --no-print-directory payload V=$(V) BASELINE= DEBUG= BENCH=1
+	@bench/insn-profile.sh $(CACHE_DIR)/build/baseline-bench $(CACHE_DIR)/build/$(V)-bench
 
 # How the saving grows with the work: insn-profile at 1, 2, 4 vCPUs (pipe)
 # and 20, 40, 80 tasks (messaging), the saving per call of the changed
 # functions and how well the calls predict it (bench/scaling.sh).
 .PHONY: insn-scaling
 insn-scaling:
-	@$(MAKE) --no-print-directory payload BASELINE=1 DEBUG= BENCH=1
-	@$(MAKE) --no-print-directory payload BASELINE= DEBUG= BENCH=1
-	@bench/scaling.sh $(CACHE_DIR)/build/baseline-bench $(CACHE_DIR)/build/patched-bench
+	@$(MAKE) --no-print-directory payload V=baseline DEBUG= BENCH=1
+	@$(MAKE) --no-print-directory payload V=$(V) BASELINE= DEBUG= BENCH=1
+	@bench/scaling.sh $(CACHE_DIR)/build/baseline-bench $(CACHE_DIR)/build/$(V)-bench
 
 # Verification cost as BPF maintainers read it: veristat from each kernel's
 # tree on scx_simple, scx_qmap, scx_central and scx_flatcg, one boot per
@@ -392,9 +398,9 @@ insn-scaling:
 # VERISTAT_REPS and RESULTS_DIR, come from the environment).
 .PHONY: veristat
 veristat:
-	@$(MAKE) --no-print-directory kernel BASELINE=1 DEBUG= BENCH=
-	@$(MAKE) --no-print-directory kernel BASELINE= DEBUG= BENCH=
-	@bench/veristat.sh $(CACHE_DIR)/build/baseline $(CACHE_DIR)/build/patched
+	@$(MAKE) --no-print-directory kernel V=baseline DEBUG= BENCH=
+	@$(MAKE) --no-print-directory kernel V=$(V) BASELINE= DEBUG= BENCH=
+	@bench/veristat.sh $(CACHE_DIR)/build/baseline $(CACHE_DIR)/build/$(V)
 
 # Maintainer checks on the series itself: per patch git am, checkpatch
 # --strict and a kernel build (bisectability); not part of `make check`.
