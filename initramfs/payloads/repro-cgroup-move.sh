@@ -6,6 +6,11 @@
 # the rq lock sched_move_task() already holds: nothing more is printed, and
 # the host finds the vCPUs in the spinlock slow path.
 obj=/selftests/cases/dispatch-from-dsq-from-cgroup-move.bpf.o
+# what the variant's refusals name (scxk's ctx_want(), as run-guest.sh)
+if [ -s /scx/refusal ]; then
+	SCXK_REFUSAL=$(cat /scx/refusal)
+	export SCXK_REFUSAL
+fi
 scxk=/selftests/bin/scxk
 { [ -x "$scxk" ] && [ -f "$obj" ]; } || {
 	echo "REPRO: error: $scxk or $obj missing from the initramfs"
