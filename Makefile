@@ -221,7 +221,7 @@ initramfs: payload
 # last line sums them. KERNELS=patched runs one.
 KERNELS ?= core full baseline
 check:
-	@set -o pipefail; rc=0; sums=$$(mktemp); trap 'rm -f $$sums' EXIT; \
+	@set -o pipefail; rc=0; sums=$$(mktemp); gsums=$$(mktemp); hsums=$$(mktemp); trap 'rm -f $$sums $$gsums $$hsums' EXIT; \
 	case "$(SCHED_LOAD)" in quick|full|off) ;; \
 	*) echo "ERROR: SCHED_LOAD: unknown mode '$(SCHED_LOAD)' (quick|full|off)" >&2; exit 2 ;; esac; \
 	logs=; docs=; cdir=$(CACHE_DIR)/runs/check-$(RUN_ID); mkdir -p $$cdir; \
@@ -230,7 +230,7 @@ check:
 		case " $(VARIANTS) " in *" $$k "*) ;; \
 		*) echo "ERROR: KERNELS: unknown kernel '$$k' ($(VARIANTS))" >&2; exit 2 ;; esac; \
 		echo "==> check: $$k kernel" >&2; \
-		$(MAKE) --no-print-directory check-one V=$$k BASELINE= | tee -a $$sums || rc=1; \
+		$(MAKE) --no-print-directory check-one V=$$k BASELINE= | tee -a $$sums $$gsums || rc=1; \
 		l=$(CACHE_DIR)/runs/$$k$(if $(call yes,$(DEBUG)),-debug)$(if $(call yes,$(BENCH)),-bench)-$(RUN_ID)/console.log; \
 		[ ! -f $$l ] || logs="$$logs $$l"; \
 		docs="$$docs $$k=$$(dirname $$l)/report.ktap"; \
@@ -251,18 +251,20 @@ check:
 	fi; \
 	if [ -n "$(call yes,$(DEBUG))" ]; then \
 		echo "==> check: the 6.12 ops.cgroup_move() deadlock, one boot per kernel" >&2; \
-		$(MAKE) --no-print-directory repro-cgroup-move | tee $$cdir/repro-cgroup-move.ktap | tee -a $$sums || rc=1; \
+		$(MAKE) --no-print-directory repro-cgroup-move | tee $$cdir/repro-cgroup-move.ktap | tee -a $$sums $$gsums || rc=1; \
 		docs="$$docs repro-cgroup-move=$$cdir/repro-cgroup-move.ktap"; \
 	fi; \
 	echo "==> check: harness tests (tests/harness)" >&2; \
-	T=$(T) HARNESS_KERNEL=$(BZIMAGE) HARNESS_APPEND=$(KERNEL_APPEND) tests/harness/run.sh | tee $$cdir/harness.ktap | tee -a $$sums || rc=1; \
+	T=$(T) HARNESS_KERNEL=$(BZIMAGE) HARNESS_APPEND=$(KERNEL_APPEND) tests/harness/run.sh | tee $$cdir/harness.ktap | tee -a $$sums $$hsums || rc=1; \
 	docs="$$docs harness=$$cdir/harness.ktap"; \
 	sed -nE 's/^# ([A-Za-z0-9_.-]+): ([0-9]+) s$$/harness\t\1.test.sh\t\2/p' $$cdir/harness.ktap >> $$cdir/timings.tsv; \
 	scripts/ktap-nest.sh $$docs > $$cdir/report.ktap || rc=1; \
 	ln -sfn $$cdir $(CACHE_DIR)/runs/latest; \
 	echo; echo "# the whole run as one KTAP document: $$cdir/report.ktap ($(CACHE_DIR)/runs/latest), seconds per test: $$cdir/timings.tsv"; \
 	scripts/ktap-verify.sh $$cdir/report.ktap | tee -a $$sums || rc=1; \
-	echo "# totals over: $(KERNELS) and the harness tests"; \
+	echo "# kernel-side tests (guests of $(KERNELS)): $$(scripts/sum-totals.sh $$gsums || true)"; \
+	echo "# harness self-tests (host): $$(scripts/sum-totals.sh $$hsums || true)"; \
+	echo "# totals over: $(KERNELS), the harness tests and the run's own checks"; \
 	scripts/sum-totals.sh $$sums || rc=1; \
 	exit $$rc
 
