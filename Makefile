@@ -36,8 +36,8 @@
 #
 # Variables, set on the command line:
 #   V                        the kernel variant of one-kernel targets: core
-#                            (default), full, baseline, limit (the table
-#                            below, VARIANT_TABLE)
+#                            (default), full, baseline, limit (the variant
+#                            table below)
 #   BASELINE DEBUG BENCH VERBOSE BOOT   yes/no: 1/0, y/n, yes/no, true/false
 #                            (BASELINE=1: V=baseline; BOOT: check-series
 #                            also boots each kernel patch and runs its
@@ -93,7 +93,7 @@ KIND := $(call vfield,$(V),2)
 REFUSAL := $(filter-out -,$(call vfield,$(V),4))
 # SERIES overrides the variant's series files (e.g. to try a series elsewhere).
 SERIES ?= $(subst +, ,$(call vfield,$(V),3))
-$(foreach f,$(filter-out none,$(SERIES)),$(if $(wildcard $(f)),,$(error SERIES: no such series file $(f) \
+$(foreach f,$(filter-out none,$(SERIES)),$(if $(wildcard $(f)),,$(error SERIES=$(f): no such series file \
 	(a quilt-style list of patches, e.g. series/core/series))))
 # One series file for the build: the variant's, or their patches joined in
 # the cache (scripts/variant-series.sh).

@@ -29,7 +29,7 @@ if [ ${#files[@]} -eq 0 ]; then
 		[ -f "$f" ] || continue
 		case "$f" in
 		*.sh) files+=("$f") ;;
-		*) head -n 1 "$f" | grep -qE "$shebang_re" && files+=("$f") ;;
+		*) [[ $(head -n 1 "$f") =~ $shebang_re ]] && files+=("$f") ;;
 		esac
 	done < <(git ls-files)
 fi
