@@ -48,6 +48,7 @@ check cgroup-move:prints-cpu1 "the matched lines are not cpu1's: $(cat "$tmp/out
 f=$(snap split "cpu0: $spin_rip" "cpu0: stack do_raw_spin_lock+0x9c raw_spin_rq_lock_nested+0x2b try_to_wake_up+0x2f1" \
 	"cpu1: rip smp_call_function_many_cond+0x40 | smp_call_function_many_cond+0x40 | smp_call_function_many_cond+0x40" \
 	"cpu1: stack scx_dispatch_from_dsq+0x1f4 scx_cgroup_move_task+0x9a sched_move_task+0x1a7")
+# shellcheck disable=SC2016 # $1 is the inner bash's
 check cgroup-move:split-has-every-frame "the planted split snapshot lacks a frame" \
 	bash -c 'grep -qE "queued_spin_lock_slowpath|raw_spin_rq_lock" "$1" && grep -q scx_dispatch_from_dsq "$1" && grep -q sched_move_task "$1"' _ "$f"
 check cgroup-move:split-fails "frames split across cpu0 and cpu1 were accepted: $(cat "$tmp/out")" fails "$f"
