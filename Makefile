@@ -23,6 +23,9 @@
 #   make shell             interactive guest shell
 #   make repro-cgroup-move the 6.12 ops.cgroup_move() deadlock: baseline hangs,
 #                          the series refuses the scheduler at load
+#   make repro-sleepable-timer DEBUG=1   6.12's sleepable bpf_timer callback:
+#                          the baseline debug kernel reports GFP_KERNEL in
+#                          softirq, the series refuses the scheduler at load
 #   make bench             baseline vs patched kernel benchmark (bench/run.sh)
 #   make bench-compare A=dir B=dir   two stored bench results side by side
 #   make insn-profile      instructions per pipe round trip, per kernel
@@ -253,7 +256,9 @@ check:
 		echo "==> check: the 6.12 ops.cgroup_move() deadlock, one boot per kernel" >&2; \
 		$(MAKE) --no-print-directory repro-cgroup-move | tee $$cdir/repro-cgroup-move.ktap | tee -a $$sums $$gsums || rc=1; \
 		docs="$$docs repro-cgroup-move=$$cdir/repro-cgroup-move.ktap"; \
-		echo "==> check: the 6.12 sleepable bpf_timer callback, one boot per kernel" >&2; $(MAKE) --no-print-directory repro-sleepable-timer | tee $$cdir/repro-sleepable-timer.ktap | tee -a $$sums || rc=1; docs="$$docs repro-sleepable-timer=$$cdir/repro-sleepable-timer.ktap"; \
+		echo "==> check: the 6.12 sleepable bpf_timer callback, one boot per kernel" >&2; \
+		$(MAKE) --no-print-directory repro-sleepable-timer | tee $$cdir/repro-sleepable-timer.ktap | tee -a $$sums $$gsums || rc=1; \
+		docs="$$docs repro-sleepable-timer=$$cdir/repro-sleepable-timer.ktap"; \
 	fi; \
 	echo "==> check: harness tests (tests/harness)" >&2; \
 	T=$(T) HARNESS_KERNEL=$(BZIMAGE) HARNESS_APPEND=$(KERNEL_APPEND) tests/harness/run.sh | tee $$cdir/harness.ktap | tee -a $$sums $$hsums || rc=1; \
@@ -280,7 +285,8 @@ check-harness: kernel
 # per kernel (it hangs the unpatched guest on purpose): the baseline must
 # hang on the first cgroup move under a scheduler whose ops.cgroup_move()
 # calls scx_bpf_dispatch_from_dsq(), the patched kernel must refuse that
-# scheduler at load. About 2.5 minutes. scripts/repro-cgroup-move.sh.
+# scheduler at load. About 2.5 minutes (DEBUG=1: about 11, the baseline
+# waits out its 600 s timeout). scripts/repro-cgroup-move.sh.
 .PHONY: repro-cgroup-move repro-cgroup-move-one
 repro-cgroup-move:
 	@set -o pipefail; rc=0; d=$$(mktemp -d); trap 'rm -rf $$d' EXIT; docs=; \
@@ -314,7 +320,8 @@ repro-cgroup-move-one:
 # sleeping function called from invalid context" from bpf_timer_cb()) and
 # keep the scheduler enabled; the series kernels must refuse the scheduler
 # at load as not sleepable. The report needs DEBUG=1 (lockdep,
-# DEBUG_ATOMIC_SLEEP): make check DEBUG=1 runs it.
+# DEBUG_ATOMIC_SLEEP): make check DEBUG=1 runs it. About 2 minutes (the
+# baseline debug boot 1.5, each series kernel 10 s).
 # scripts/repro-sleepable-timer.sh.
 .PHONY: repro-sleepable-timer repro-sleepable-timer-one
 repro-sleepable-timer:

@@ -9,16 +9,19 @@
 # lockdep turns itself off after its first report.
 #
 #   --expect report  the unpatched debug kernel: it loads and attaches, and
-#                    the console holds, in this order: the guest's "REPRO:
-#                    loaded"; lockdep's "inconsistent {SOFTIRQ-ON-W} ->
-#                    {IN-SOFTIRQ-W} usage" on fs_reclaim, its backtrace
-#                    through scx_bpf_create_dsq and bpf_timer_cb; "BUG:
-#                    sleeping function called from invalid context", its
-#                    trace through scx_bpf_create_dsq, bpf_timer_cb and
-#                    hrtimer_run_softirq; the guest's "REPRO: stayed
-#                    enabled" (the scheduler was not ejected and the
-#                    callback's call succeeded); run-qemu.sh's verdict is the
-#                    lockdep report (exit 74)
+#                    the console holds, in this order (as 6.12.118's debug
+#                    kernel prints it, docs/debug-kernel.md): the guest's
+#                    "REPRO: loaded"; lockdep's "inconsistent {SOFTIRQ-ON-W}
+#                    -> {IN-SOFTIRQ-W} usage.", the "[HC0[0]:SC1[1]:...]
+#                    takes:" line (in a softirq) and fs_reclaim as the
+#                    lock, and in its stack backtrace the reliable frames
+#                    scx_bpf_create_dsq, bpf_prog_<tag>_async_fire (the
+#                    callback), bpf_timer_cb, hrtimer_run_softirq; "BUG:
+#                    sleeping function called from invalid context" with
+#                    the same four frames in its own trace; the guest's
+#                    "REPRO: stayed enabled" (the scheduler was not ejected
+#                    and the callback's call succeeded); run-qemu.sh's
+#                    verdict is the lockdep report (exit 74)
 #   --expect refuse  the series kernels: refused at load, "program must be
 #                    sleepable to call sleepable kfunc scx_bpf_create_dsq"
 #
@@ -34,11 +37,14 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 
 kfunc=scx_bpf_create_dsq
+# the reliable frames both traces of the report show, innermost first: the
+# kfunc, the callback's BPF program, the timer's softirq
+chain="$kfunc bpf_prog_[0-9a-f]+_async_fire bpf_timer_cb hrtimer_run_softirq"
 
 # report_lines LOG: the predicted lines of the baseline's report, in order,
 # one a line (timestamps dropped); or "MISSING: what" and exit 1.
 report_lines() {
-	tr -d '\r' <"$1" | awk -v kfunc="$kfunc" '
+	tr -d '\r' <"$1" | awk -v chain="$chain" '
 		{ l[NR] = $0 }
 		# find(from, to, ere[, not]): the first line in [from, to] matching
 		# ere (and not the ere not), 0 if none
@@ -57,10 +63,11 @@ report_lines() {
 			return i - 1 }
 		function miss(what) { print "MISSING: " what; bad = 1; exit 1 }
 		function keep(i) { out[++n] = strip(l[i]) }
-		# frames(from, to, names...): each " name+0x" in order in [from, to],
-		# a reliable frame (not the unwinder'\''s "? name+0x" guesses)
-		function frames(from, to, f1, f2, f3,   i, k, names) {
-			k = split(f1 " " f2 " " f3, names, " ")
+		# frames(from, to, list): each " name+0x" of the space-separated
+		# list (EREs), in order in [from, to], a reliable frame (not the
+		# unwinder'\''s "? name+0x" guesses); the first one missing, or ""
+		function frames(from, to, list,   i, k, names) {
+			k = split(list, names, " ")
 			for (i = 1; i <= k; i++) {
 				from = find(from, to, " " names[i] "\\+0x", "\\? " names[i] "\\+0x")
 				if (!from) return names[i]
@@ -78,15 +85,20 @@ report_lines() {
 			keep(b)
 			c = find(b + 1, NR, "BUG: sleeping function called from invalid context")
 			if (!c) miss("BUG: sleeping function called from invalid context, after the lockdep report")
-			f = find(b + 1, c, "\\(fs_reclaim\\)")
-			if (!f) miss("fs_reclaim as the lock of the lockdep report")
+			# who took the lock, in which context (SC1: in a softirq, HC0:
+			# not in a hard interrupt), and the lock: fs_reclaim
+			t = find(b + 1, c, "\\[HC0\\[0\\]:SC1\\[1\\]:[A-Z0-9:]*\\] takes:")
+			if (!t) miss("the lockdep report'\''s \"[HC0[0]:SC1[1]:...] takes:\" (the lock taken in a softirq)")
+			keep(t)
+			f = find(t + 1, c, " \\(fs_reclaim\\)\\{")
+			if (!f) miss("fs_reclaim as the lock the lockdep report names after \"takes:\"")
 			keep(f)
 			s = find(f + 1, c, "stack backtrace:")
 			if (!s) miss("the lockdep report'\''s stack backtrace")
-			m = frames(s + 1, c - 1, kfunc, "bpf_timer_cb")
+			m = frames(s + 1, c - 1, chain)
 			if (m != "") miss(m " in the lockdep report'\''s backtrace")
 			keep(c)
-			m = frames(c + 1, block_end(c), kfunc, "bpf_timer_cb", "hrtimer_run_softirq")
+			m = frames(c + 1, block_end(c), chain)
 			if (m != "") miss(m " in the trace of BUG: sleeping function called from invalid context")
 			e = find(c + 1, NR, "REPRO: stayed enabled")
 			if (!e) miss("the guest line \"REPRO: stayed enabled\" after the BUG")
