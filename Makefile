@@ -23,6 +23,9 @@
 #   make shell             interactive guest shell
 #   make repro-cgroup-move the 6.12 ops.cgroup_move() deadlock: baseline hangs,
 #                          the series refuses the scheduler at load
+#   make repro-sleepable-timer DEBUG=1   6.12's sleepable bpf_timer callback:
+#                          the baseline debug kernel reports GFP_KERNEL in
+#                          softirq, the series refuses the scheduler at load
 #   make bench             baseline vs patched kernel benchmark (bench/run.sh)
 #   make bench-compare A=dir B=dir   two stored bench results side by side
 #   make insn-profile      instructions per pipe round trip, per kernel
@@ -253,6 +256,9 @@ check:
 		echo "==> check: the 6.12 ops.cgroup_move() deadlock, one boot per kernel" >&2; \
 		$(MAKE) --no-print-directory repro-cgroup-move | tee $$cdir/repro-cgroup-move.ktap | tee -a $$sums $$gsums || rc=1; \
 		docs="$$docs repro-cgroup-move=$$cdir/repro-cgroup-move.ktap"; \
+		echo "==> check: the 6.12 sleepable bpf_timer callback, one boot per kernel" >&2; \
+		$(MAKE) --no-print-directory repro-sleepable-timer | tee $$cdir/repro-sleepable-timer.ktap | tee -a $$sums $$gsums || rc=1; \
+		docs="$$docs repro-sleepable-timer=$$cdir/repro-sleepable-timer.ktap"; \
 	fi; \
 	echo "==> check: harness tests (tests/harness)" >&2; \
 	T=$(T) HARNESS_KERNEL=$(BZIMAGE) HARNESS_APPEND=$(KERNEL_APPEND) tests/harness/run.sh | tee $$cdir/harness.ktap | tee -a $$sums $$hsums || rc=1; \
@@ -279,7 +285,8 @@ check-harness: kernel
 # per kernel (it hangs the unpatched guest on purpose): the baseline must
 # hang on the first cgroup move under a scheduler whose ops.cgroup_move()
 # calls scx_bpf_dispatch_from_dsq(), the patched kernel must refuse that
-# scheduler at load. About 2.5 minutes. scripts/repro-cgroup-move.sh.
+# scheduler at load. About 2.5 minutes (DEBUG=1: about 11, the baseline
+# waits out its 600 s timeout). scripts/repro-cgroup-move.sh.
 .PHONY: repro-cgroup-move repro-cgroup-move-one
 repro-cgroup-move:
 	@set -o pipefail; rc=0; d=$$(mktemp -d); trap 'rm -rf $$d' EXIT; docs=; \
@@ -302,6 +309,43 @@ repro-cgroup-move-one:
 	@$(MAKE) --no-print-directory initramfs >&2
 	@scripts/repro-cgroup-move.sh --expect $(if $(filter baseline,$(KIND)),hang,refuse) \
 		--kernel $(BZIMAGE) --initrd $(INITRD) --log $(RUN_DIR)/repro-cgroup-move.log \
+		--timeout $(if $(call yes,$(DEBUG)),600,120) --append "$(KERNEL_APPEND)"
+
+# The 6.12 verifier hole the core series' backport of upstream 469d638d1520
+# closes, reproduced in a boot of its own per kernel (lockdep turns itself
+# off after its first report): a bpf_timer callback armed by the sleepable
+# ops.init() is verified as sleepable, so scx_bpf_create_dsq() (a GFP_KERNEL
+# allocation) loads and runs in the timer softirq. The baseline debug kernel
+# must report it (lockdep's inconsistent fs_reclaim usage, then "BUG:
+# sleeping function called from invalid context" from bpf_timer_cb()) and
+# keep the scheduler enabled; the series kernels must refuse the scheduler
+# at load as not sleepable. The report needs DEBUG=1 (lockdep,
+# DEBUG_ATOMIC_SLEEP): make check DEBUG=1 runs it. About 2 minutes (the
+# baseline debug boot 1.5, each series kernel 10 s).
+# scripts/repro-sleepable-timer.sh.
+.PHONY: repro-sleepable-timer repro-sleepable-timer-one
+repro-sleepable-timer:
+	@set -o pipefail; rc=0; d=$$(mktemp -d); trap 'rm -rf $$d' EXIT; docs=; \
+	for k in $(KERNELS); do \
+		case " $(VARIANTS) " in *" $$k "*) ;; \
+		*) echo "ERROR: KERNELS: unknown kernel '$$k' ($(VARIANTS))" >&2; exit 2 ;; esac; \
+		echo "==> repro-sleepable-timer: $$k kernel" >&2; \
+		$(MAKE) --no-print-directory repro-sleepable-timer-one V=$$k BASELINE= > $$d/$$k.ktap || rc=1; \
+		p=$$(grep -c '^ok ' $$d/$$k.ktap || true); f=$$(grep -c '^not ok ' $$d/$$k.ktap || true); \
+		[ $$((p + f)) -gt 0 ] || f=1; \
+		echo "$$p passed, $$f failed" >> $$d/$$k.ktap; docs="$$docs $$k=$$d/$$k.ktap"; \
+	done; \
+	scripts/ktap-nest.sh $$docs > $$d/all.ktap || rc=1; cat $$d/all.ktap; \
+	[ $$rc -eq 0 ] && case "$$(tail -n 1 $$d/all.ktap)" in *" 0 failed"*) ;; *) false ;; esac
+
+# The build's own output goes to stderr: stdout is the KTAP document. The
+# baseline's report is only predicted on the debug kernel: without DEBUG=1
+# the baseline is refused the run (not ok) rather than passing on nothing.
+repro-sleepable-timer-one:
+	@$(if $(filter baseline,$(KIND)),$(if $(call yes,$(DEBUG)),,{ printf 'KTAP version 1\n1..1\nnot ok 1 repro-sleepable-timer:report # the baseline report needs the debug kernel (DEBUG=1: lockdep, DEBUG_ATOMIC_SLEEP)\n'; exit 1; }))
+	@$(MAKE) --no-print-directory initramfs >&2
+	@scripts/repro-sleepable-timer.sh --expect $(if $(filter baseline,$(KIND)),report,refuse) \
+		--kernel $(BZIMAGE) --initrd $(INITRD) --log $(RUN_DIR)/repro-sleepable-timer.log \
 		--timeout $(if $(call yes,$(DEBUG)),600,120) --append "$(KERNEL_APPEND)"
 
 # The report runs even when the guest failed (it says how); a failed build

@@ -4,19 +4,62 @@
 # moves between cgroups (initramfs/payloads/repro-cgroup-move.sh).
 #
 #   --expect hang    the unpatched kernel: it loads and attaches, and the
-#                    guest goes silent on the first move; the QEMU monitor
-#                    must find a vCPU in the spinlock slow path, under
-#                    scx_dispatch_from_dsq() (or the kernel itself reports a
-#                    lockup/stall/recursive locking naming those)
+#                    guest goes silent on the first move (the debug kernel
+#                    may first print lockdep's recursive locking, or a
+#                    lockup/stall report); the QEMU monitor's snapshot
+#                    (scripts/qemu-hang-snapshot.sh, taken when run-qemu.sh
+#                    times out) must hold ONE vCPU whose own samples, its
+#                    "rip" and "stack" lines together, show the spinlock
+#                    slow path (queued_spin_lock_slowpath or
+#                    raw_spin_rq_lock*), the dispatch
+#                    (scx_dispatch_from_dsq, or scx_bpf_dispatch_from_dsq
+#                    if it was inlined there) and the cgroup move
+#                    (sched_move_task or scx_cgroup_move_task)
 #   --expect refuse  the series kernels: refused at load, the verifier
 #                    naming the kfunc
 #
 # Prints one KTAP result line; exit 0 when the kernel did what was expected.
 # Usage: repro-cgroup-move.sh --expect hang|refuse --kernel BZIMAGE
 #        --initrd INITRAMFS --log LOG [--timeout SECS] [--append STR]
+#    or: repro-cgroup-move.sh --check-snapshot SNAPSHOT
+#        only the vCPU check on a snapshot already taken (no boot): that
+#        vCPU's lines, exit 0; or why not, exit 1
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
+
+# hung_vcpu SNAPSHOT: the first vCPU whose own lines ("cpuN: rip ..." and
+# "cpuN: stack ...") name all three: the spinlock slow path, the dispatch
+# and the cgroup move. Prints its lines; exit 1, saying what was closest,
+# if no single vCPU does (frames split across vCPUs do not count).
+hung_vcpu() {
+	awk '
+		function has(t, ere) { return t ~ ("[ :](" ere ")\\+0x") }
+		/^cpu[0-9]+: (rip|stack) / {
+			c = $1; sub(/:$/, "", c)
+			if (c in txt) lines[c] = lines[c] "\n" $0
+			else { order[++n] = c; lines[c] = $0 }
+			txt[c] = txt[c] " " $0
+		}
+		END {
+			for (i = 1; i <= n; i++) {
+				c = order[i]; t = txt[c]
+				s = has(t, "[a-z_]*queued_spin_lock_slowpath|raw_spin_rq_lock[a-z_]*")
+				d = has(t, "scx_dispatch_from_dsq|scx_bpf_dispatch_from_dsq")
+				m = has(t, "sched_move_task|scx_cgroup_move_task")
+				if (s && d && m) { print lines[c]; exit 0 }
+				got = got (got == "" ? "" : "; ") c ":" (s ? " spinlock" : "") (d ? " dispatch" : "") (m ? " cgroup-move" : "")
+			}
+			print "no vCPU has the spinlock slow path, scx_dispatch_from_dsq and the cgroup move in its own samples (" (n ? got : "no vCPU lines") ")"
+			exit 1
+		}' "$1"
+}
+
+if [ "${1:-}" = --check-snapshot ]; then
+	{ [ $# -eq 2 ] && [ -r "$2" ]; } || die "usage: $0 --check-snapshot SNAPSHOT"
+	hung_vcpu "$2"
+	exit
+fi
 
 expect="" kernel="" initrd="" logf="" timeout=120 append=""
 while [ $# -gt 0 ]; do
@@ -65,25 +108,17 @@ fi
 
 grep -qF "REPRO: loaded" <<<"$log" || not_ok "the program did not load: nothing to reproduce"
 ! grep -qF "REPRO: no hang" <<<"$log" || not_ok "the cgroup moves ran without a hang"
+# The guest hangs on the first move: run-qemu.sh times out (78), or the
+# kernel reports it first (the debug kernel: lockdep's recursive locking
+# (74), or a stall/lockup (76, 77)) and then hangs. Either way the
+# evidence is one vCPU of the snapshot taken before QEMU was stopped
+# (lockdep's own backtrace never finishes printing on the CPU it reports).
 case "$rc" in
-78)	# silent: where the vCPUs are
-	[ -f "$snap" ] || not_ok "timed out, but no vCPU snapshot"
-	spin=$(grep -E 'spin_lock|raw_spin_rq_lock' "$snap" | head -n 1 || true)
-	[ -n "$spin" ] || not_ok "timed out, but no vCPU in a spinlock"
-	grep -qE 'scx_dispatch_from_dsq|scx_bpf_dispatch_from_dsq|scx_cgroup_move_task|sched_move_task' "$snap" ||
-		not_ok "a vCPU spins, but not under the cgroup move"
-	echo "ok 1 $name # guest hung on the first cgroup move; ${spin#*: }"
-	;;
-74 | 76 | 77)	# the kernel said so itself; its backtrace may be cut short
-	# (lockdep's "stack backtrace:" never finishes printing on the CPU it
-	# reports), so the vCPU snapshot taken when run-qemu stopped the guest
-	# counts as well for where it was
-	where=$log
-	[ ! -f "$snap" ] || where="$where"$'\n'"$(cat "$snap")"
-	grep -qE 'scx_dispatch_from_dsq|scx_cgroup_move_task|sched_move_task' <<<"$where" ||
-		not_ok "a lockup/stall report (exit $rc) that does not name the cgroup move"
-	echo "ok 1 $name # $(grep -m1 -E 'recursive locking|soft lockup|hard LOCKUP|rcu.*stall' <<<"$log")$(
-		[ ! -f "$snap" ] || grep -m1 -E 'stack .*(scx_dispatch_from_dsq|sched_move_task)' "$snap" | sed 's/^/; /')"
-	;;
-*)	not_ok "guest status $rc, expected a hang (78) or a lockup report" ;;
+74 | 76 | 77 | 78) ;;
+*) not_ok "guest status $rc, expected a hang (78) or a lockdep/stall/lockup report (74, 76, 77)" ;;
 esac
+[ -f "$snap" ] || not_ok "guest status $rc, but no vCPU snapshot (run-qemu.sh takes one when it times out)"
+vcpu=$(hung_vcpu "$snap") || not_ok "$vcpu"
+said=""
+[ "$rc" = 78 ] || said="$(grep -m1 -E 'recursive locking|soft lockup|hard LOCKUP|rcu.*stall' <<<"$log" | sed 's/^\[ *[0-9.]*\] //'); "
+echo "ok 1 $name # guest hung on the first cgroup move; ${said}$(awk 'NR > 1 { printf "; " } { printf "%s", $0 }' <<<"$vcpu")"
