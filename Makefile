@@ -101,7 +101,12 @@ SERIES_FILE := $(if $(word 2,$(SERIES)),$(shell scripts/variant-series.sh $(V) $
 FRAGMENTS := kconfig-fragments/base.config \
 	$(if $(call yes,$(DEBUG)),$(wildcard kconfig-fragments/debug.config)) \
 	$(if $(call yes,$(BENCH)),$(wildcard kconfig-fragments/bench.config))
-VARIANT := $(V)$(if $(call yes,$(DEBUG)),-debug)$(if $(call yes,$(BENCH)),-bench)
+# The one place a variant's name and run directory are spelled: NAME
+# DEBUG BENCH -> NAME[-debug][-bench] and runs/<that>-<run id> (check-one
+# writes there; check and main read what it wrote from there).
+variant_name = $(1)$(if $(call yes,$(2)),-debug)$(if $(call yes,$(3)),-bench)
+run_dir = $(CACHE_DIR)/runs/$(call variant_name,$(1),$(2),$(3))-$(RUN_ID)
+VARIANT := $(call variant_name,$(V),$(DEBUG),$(BENCH))
 
 # --- Where things land (all in the cache, outside the checkout).
 TREE := $(CACHE_DIR)/build/$(VARIANT)
@@ -112,7 +117,7 @@ PAYLOAD := $(TREE)/.scx-payload
 # Exported so the sub-makes of one `make check` agree on it.
 RUN_ID ?= $(shell date +%Y%m%d-%H%M%S)-$(shell echo $$PPID)
 export RUN_ID
-RUN_DIR := $(CACHE_DIR)/runs/$(VARIANT)-$(RUN_ID)
+RUN_DIR := $(call run_dir,$(V),$(DEBUG),$(BENCH))
 INITRD := $(RUN_DIR)/initramfs.cpio
 CHECK_LOG := $(RUN_DIR)/console.log
 # <variant>-check.log / -shell.log here link to the latest run's log.
@@ -163,10 +168,10 @@ main:
 	logs=; \
 	for k in $(MAIN_KERNELS); do \
 		echo "==> main: $$k kernel ($$(( $$(date +%s) - start )) s so far)" >&2; \
-		$(MAKE) --no-print-directory check-one V=$$k BASELINE= DEBUG= SCHED_LOAD=off \
+		$(MAKE) --no-print-directory check-one V=$$k BASELINE= DEBUG= BENCH= SCHED_LOAD=off \
 			GUEST_APPEND="scx.suites=$(MAIN_SUITES) scx.families=$(MAIN_FAMILIES) $(GUEST_APPEND)" \
 			| tee -a $$sums || rc=1; \
-		l=$(CACHE_DIR)/runs/$$k-$(RUN_ID)/console.log; [ ! -f $$l ] || logs="$$logs $$l"; \
+		l=$(call run_dir,$$k,,)/console.log; [ ! -f $$l ] || logs="$$logs $$l"; \
 	done; \
 	set -- $$logs; \
 	if [ $$# -eq 2 ]; then echo; scripts/side-by-side.sh --save $$1 $$2 || true; fi; \
@@ -198,8 +203,13 @@ kernel: deps
 kernel-status:
 	@scripts/build-kernel.sh --status $(VARIANT) $(SERIES_FILE) $(FRAGMENTS) | tail -1
 
+.PHONY: print-run-dir
 payload: kernel
 	@SCX_REFUSAL=$(REFUSAL) SCX_VARIANT_NAME=$(V) scripts/build-payload.sh $(TREE) $(KIND) $(PAYLOAD)
+
+# Where check-one writes this run (for tests and tools; run_dir above).
+print-run-dir:
+	@echo $(RUN_DIR)
 
 # Under the payload's lock: a concurrent run may be restaging it. The
 # baseline guest also gets the patched tree's in-tree selftests runner, as
@@ -231,15 +241,15 @@ check:
 		*) echo "ERROR: KERNELS: unknown kernel '$$k' ($(VARIANTS))" >&2; exit 2 ;; esac; \
 		echo "==> check: $$k kernel" >&2; \
 		$(MAKE) --no-print-directory check-one V=$$k BASELINE= | tee -a $$sums $$gsums || rc=1; \
-		l=$(CACHE_DIR)/runs/$$k$(if $(call yes,$(DEBUG)),-debug)$(if $(call yes,$(BENCH)),-bench)-$(RUN_ID)/console.log; \
+		l=$(call run_dir,$$k,$(DEBUG),$(BENCH))/console.log; \
 		[ ! -f $$l ] || logs="$$logs $$l"; \
 		docs="$$docs $$k=$$(dirname $$l)/report.ktap"; \
 		[ ! -f $$(dirname $$l)/timings.tsv ] || sed "s|^|$$k/|" $$(dirname $$l)/timings.tsv >> $$cdir/timings.tsv; \
 	done; \
 	for a in $(filter-out baseline,$(KERNELS)); do \
 		[ -n "$(filter baseline,$(KERNELS))" ] || break; \
-		la=$(CACHE_DIR)/runs/$$a$(if $(call yes,$(DEBUG)),-debug)-$(RUN_ID)/console.log; \
-		lb=$(CACHE_DIR)/runs/baseline$(if $(call yes,$(DEBUG)),-debug)-$(RUN_ID)/console.log; \
+		la=$(call run_dir,$$a,$(DEBUG),$(BENCH))/console.log; \
+		lb=$(call run_dir,baseline,$(DEBUG),$(BENCH))/console.log; \
 		[ -f $$la ] && [ -f $$lb ] || continue; \
 		echo; echo "# $$a against baseline:"; scripts/side-by-side.sh --save $$la $$lb || true; \
 	done; \
