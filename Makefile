@@ -44,6 +44,8 @@
 #                            in-tree sched_ext selftests)
 #   KERNELS                  check/repro variants (core full baseline)
 #   CMD                      make run's guest command
+#   BZIMAGE                  run/shell/check-one: boot this kernel (built
+#                            elsewhere) with V's initramfs, build no kernel
 #   T                        only tests whose suite:test name contains it
 #   A B                      make bench-compare's results directories
 #   SCHED_LOAD               quick|full|off real schedulers under load
@@ -110,7 +112,14 @@ VARIANT := $(call variant_name,$(V),$(DEBUG),$(BENCH))
 
 # --- Where things land (all in the cache, outside the checkout).
 TREE := $(CACHE_DIR)/build/$(VARIANT)
-BZIMAGE := $(TREE)/arch/x86/boot/bzImage
+# BZIMAGE=/path/to/bzImage: boot a kernel built elsewhere with V's
+# initramfs (run, shell, check-one); no kernel is built for it, the payload
+# comes from V's cached tree (scripts/check-prebuilt.sh).
+OWN_BZIMAGE := $(if $(filter command line environment,$(origin BZIMAGE)),$(strip $(BZIMAGE)))
+BZIMAGE_GOALS := run shell check-one initramfs payload print-run-dir
+$(if $(OWN_BZIMAGE),$(if $(filter-out $(BZIMAGE_GOALS),$(or $(MAKECMDGOALS),main)),\
+	$(error BZIMAGE=$(OWN_BZIMAGE): a kernel of your own boots in one-kernel targets only ($(BZIMAGE_GOALS)), not $(filter-out $(BZIMAGE_GOALS),$(or $(MAKECMDGOALS),main)))))
+BZIMAGE := $(or $(OWN_BZIMAGE),$(TREE)/arch/x86/boot/bzImage)
 PAYLOAD := $(TREE)/.scx-payload
 # The cache is shared by everyone on the machine: what one run boots and
 # logs (initramfs, console log) is private to that run, in its own dir.
@@ -203,8 +212,12 @@ kernel: deps
 kernel-status:
 	@scripts/build-kernel.sh --status $(VARIANT) $(SERIES_FILE) $(FRAGMENTS) | tail -1
 
-.PHONY: print-run-dir
-payload: kernel
+# With BZIMAGE=, V's cached tree must be built already: the payload is
+# built against it, the kernel is not (re)built.
+.PHONY: prebuilt-kernel print-run-dir
+prebuilt-kernel:
+	@scripts/check-prebuilt.sh $(OWN_BZIMAGE) $(TREE) $(V)
+payload: $(if $(OWN_BZIMAGE),prebuilt-kernel,kernel)
 	@SCX_REFUSAL=$(REFUSAL) SCX_VARIANT_NAME=$(V) scripts/build-payload.sh $(TREE) $(KIND) $(PAYLOAD)
 
 # Where check-one writes this run (for tests and tools; run_dir above).
