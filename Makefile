@@ -7,7 +7,7 @@
 #                          the baseline kernel (cached), each booted once:
 #                          in-tree sched_ext selftests and the negative
 #                          loads, side by side, the latest bench
-#   make check             the full suite CI runs: deps + the KERNELS
+#   make check             the full suite CI runs: the KERNELS
 #                          variants + payloads + boot + KTAP reports
 #                          (+ schedulers under load, harness tests),
 #                          summed in the last line
@@ -15,7 +15,8 @@
 #   make check-harness     the harness's own tests (also run by check)
 #   make check-series [BOOT=1]   per patch: git am, checkpatch --strict,
 #                          Signed-off-by, kernel-doc, build clang+gcc, W=1
-#   make deps              install the missing host packages
+#   make deps              install the missing host packages (the main
+#                          job installs too; other targets name them)
 #   make kernel [V=name] [DEBUG=1] [BENCH=1]   build one kernel
 #   make payload | make initramfs   the stages up to the guest image
 #   make run CMD='...'     boot a kernel, run one guest command; fails
@@ -197,12 +198,19 @@ main:
 help:
 	@sed -n '1,/^$$/p' Makefile
 
+# `make deps` installs what is missing; every other target only checks the
+# package groups it needs (scripts/install-deps.sh --check GROUP...) and
+# stops with one line naming them and `make deps` (under CI it installs).
+# `make` (main) installs, as the first command on a fresh machine.
 deps:
 	@scripts/install-deps.sh
+NEEDS = @scripts/install-deps.sh --check
+
 
 # Bad input stops here in one line, before minutes of extraction or build:
 # an unusable CACHE_DIR, a KERNEL_TARBALL of another kernel version.
-kernel: deps
+kernel:
+	$(NEEDS) build tarball
 	@scripts/check-cache-dir.sh
 	@scripts/check-tarball.sh
 	@scripts/build-kernel.sh $(VARIANT) $(SERIES_FILE) $(FRAGMENTS) >/dev/null
@@ -216,6 +224,7 @@ kernel-status:
 # built against it, the kernel is not (re)built.
 .PHONY: prebuilt-kernel print-run-dir
 prebuilt-kernel:
+	$(NEEDS) build
 	@scripts/check-prebuilt.sh $(OWN_BZIMAGE) $(TREE) $(V)
 payload: $(if $(OWN_BZIMAGE),prebuilt-kernel,kernel)
 	@SCX_REFUSAL=$(REFUSAL) SCX_VARIANT_NAME=$(V) scripts/build-payload.sh $(TREE) $(KIND) $(PAYLOAD)
@@ -231,6 +240,7 @@ print-run-dir:
 PATCHED_RUNNER := $(firstword $(wildcard $(CACHE_DIR)/build/core/tools/testing/selftests/sched_ext/runner \
 	$(CACHE_DIR)/build/core-debug/tools/testing/selftests/sched_ext/runner))
 initramfs: payload
+	$(NEEDS) guest
 	@mkdir -p $(RUN_DIR)
 	@ov=; if [ $(KIND) = baseline ] && [ -n "$(PATCHED_RUNNER)" ]; then \
 		ov=$(RUN_DIR)/patched-runner; mkdir -p $$ov/usr/bin; \
@@ -244,6 +254,7 @@ initramfs: payload
 # last line sums them. KERNELS=patched runs one.
 KERNELS ?= core full baseline
 check:
+	$(NEEDS) build guest lint tarball
 	@set -o pipefail; rc=0; sums=$$(mktemp); gsums=$$(mktemp); hsums=$$(mktemp); trap 'rm -f $$sums $$gsums $$hsums' EXIT; \
 	case "$(SCHED_LOAD)" in quick|full|off) ;; \
 	*) echo "ERROR: SCHED_LOAD: unknown mode '$(SCHED_LOAD)' (quick|full|off)" >&2; exit 2 ;; esac; \
@@ -296,6 +307,7 @@ check:
 # patched kernel). About a minute, so `make check` runs them too.
 .PHONY: check-harness
 check-harness: kernel
+	$(NEEDS) guest lint
 	@HARNESS_KERNEL=$(BZIMAGE) HARNESS_APPEND=$(KERNEL_APPEND) tests/harness/run.sh
 
 # The 6.12 bug the series' first patch fixes, reproduced in a boot of its own
@@ -385,6 +397,7 @@ clean-cache:
 # in-tree scheduler calling scx_bpf_task_cgroup().
 BENCH_VARIANTS ?= core full limit
 bench:
+	$(NEEDS) build guest bench tarball
 	@# refuse a used RESULTS_DIR before building anything (run.sh checks again)
 	@[ -z "$$RESULTS_DIR" ] || [ ! -e "$$RESULTS_DIR/results.md" ] || { echo "ERROR: RESULTS_DIR=$$RESULTS_DIR already holds a run (results.md): name a new directory, or leave RESULTS_DIR unset for a dated one" >&2; exit 2; }
 	@for v in baseline $(BENCH_VARIANTS); do \
@@ -404,6 +417,7 @@ bench-compare:
 # SCHED, LOOPS, OUT from the environment).
 .PHONY: insn-profile
 insn-profile:
+	$(NEEDS) guest
 	@$(MAKE) --no-print-directory payload V=baseline DEBUG= BENCH=1
 	@$(MAKE) --no-print-directory payload V=$(V) BASELINE= DEBUG= BENCH=1
 	@bench/insn-profile.sh $(CACHE_DIR)/build/baseline-bench $(CACHE_DIR)/build/$(V)-bench
@@ -413,6 +427,7 @@ insn-profile:
 # functions and how well the calls predict it (bench/scaling.sh).
 .PHONY: insn-scaling
 insn-scaling:
+	$(NEEDS) guest
 	@$(MAKE) --no-print-directory payload V=baseline DEBUG= BENCH=1
 	@$(MAKE) --no-print-directory payload V=$(V) BASELINE= DEBUG= BENCH=1
 	@bench/scaling.sh $(CACHE_DIR)/build/baseline-bench $(CACHE_DIR)/build/$(V)-bench
@@ -423,11 +438,13 @@ insn-scaling:
 # VERISTAT_REPS and RESULTS_DIR, come from the environment).
 .PHONY: veristat
 veristat:
+	$(NEEDS) guest
 	@$(MAKE) --no-print-directory kernel V=baseline DEBUG= BENCH=
 	@$(MAKE) --no-print-directory kernel V=$(V) BASELINE= DEBUG= BENCH=
 	@bench/veristat.sh $(CACHE_DIR)/build/baseline $(CACHE_DIR)/build/$(V)
 
 # Maintainer checks on the series itself: per patch git am, checkpatch
 # --strict and a kernel build (bisectability); not part of `make check`.
-check-series: deps
+check-series:
+	$(NEEDS) build series tarball
 	@BOOT=$(if $(call yes,$(BOOT)),1,0) scripts/check-series.sh $(SERIES_FILE) kconfig-fragments/base.config
