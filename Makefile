@@ -51,6 +51,8 @@
 #   A B                      make bench-compare's results directories
 #   SCHED_LOAD               quick|full|off real schedulers under load
 #   SERIES KERNEL_TARBALL CACHE_DIR   inputs and where builds are cached
+#   KSRC                     your own Linux 6.12.y tree (git or plain)
+#                            instead of KERNEL_TARBALL; copied, never changed
 #   QEMU_TIMEOUT QEMU_ARGS GUEST_APPEND   guest run knobs
 #   KEEP_RUNS LOG_DIR RUN_ID HEARTBEAT_S   runs kept, log links, run id
 #   REPS MSG_REPS PIPE_LOOPS MSG_ARGS MSG_ROUNDS PERF_MSG LOAD_ITERS SCHEDS
@@ -206,19 +208,25 @@ deps:
 	@scripts/install-deps.sh
 NEEDS = @scripts/install-deps.sh --check
 
+# KSRC=/path/to/linux: your own 6.12.y tree instead of KERNEL_TARBALL,
+# copied into the cache, never modified (scripts/kernel-source.sh).
+KSRC ?=
+export KSRC
+TREE_PKGS := $(if $(KSRC),,tarball)
 
 # Bad input stops here in one line, before minutes of extraction or build:
-# an unusable CACHE_DIR, a KERNEL_TARBALL of another kernel version.
+# an unusable CACHE_DIR, a KERNEL_TARBALL of another kernel version, a KSRC
+# tree of another version. kernel-source.sh prints the tarball (or KSRC's
+# stand-in for one) that build-kernel.sh's prepare-tree.sh is to read.
 kernel:
-	$(NEEDS) build tarball
+	$(NEEDS) build $(TREE_PKGS)
 	@scripts/check-cache-dir.sh
-	@scripts/check-tarball.sh
-	@scripts/build-kernel.sh $(VARIANT) $(SERIES_FILE) $(FRAGMENTS) >/dev/null
+	@t=$$(scripts/kernel-source.sh) && KERNEL_TARBALL=$$t scripts/build-kernel.sh $(VARIANT) $(SERIES_FILE) $(FRAGMENTS) >/dev/null
 
 # "cached DIR" or "build DIR SECONDS" (the last build's time), building nothing
 .PHONY: kernel-status
 kernel-status:
-	@scripts/build-kernel.sh --status $(VARIANT) $(SERIES_FILE) $(FRAGMENTS) | tail -1
+	@t=$$(scripts/kernel-source.sh) && KERNEL_TARBALL=$$t scripts/build-kernel.sh --status $(VARIANT) $(SERIES_FILE) $(FRAGMENTS) | tail -1
 
 # With BZIMAGE=, V's cached tree must be built already: the payload is
 # built against it, the kernel is not (re)built.
@@ -254,7 +262,7 @@ initramfs: payload
 # last line sums them. KERNELS=patched runs one.
 KERNELS ?= core full baseline
 check:
-	$(NEEDS) build guest lint tarball
+	$(NEEDS) build guest lint $(TREE_PKGS)
 	@set -o pipefail; rc=0; sums=$$(mktemp); gsums=$$(mktemp); hsums=$$(mktemp); trap 'rm -f $$sums $$gsums $$hsums' EXIT; \
 	case "$(SCHED_LOAD)" in quick|full|off) ;; \
 	*) echo "ERROR: SCHED_LOAD: unknown mode '$(SCHED_LOAD)' (quick|full|off)" >&2; exit 2 ;; esac; \
@@ -397,7 +405,7 @@ clean-cache:
 # in-tree scheduler calling scx_bpf_task_cgroup().
 BENCH_VARIANTS ?= core full limit
 bench:
-	$(NEEDS) build guest bench tarball
+	$(NEEDS) build guest bench $(TREE_PKGS)
 	@# refuse a used RESULTS_DIR before building anything (run.sh checks again)
 	@[ -z "$$RESULTS_DIR" ] || [ ! -e "$$RESULTS_DIR/results.md" ] || { echo "ERROR: RESULTS_DIR=$$RESULTS_DIR already holds a run (results.md): name a new directory, or leave RESULTS_DIR unset for a dated one" >&2; exit 2; }
 	@for v in baseline $(BENCH_VARIANTS); do \
@@ -446,5 +454,5 @@ veristat:
 # Maintainer checks on the series itself: per patch git am, checkpatch
 # --strict and a kernel build (bisectability); not part of `make check`.
 check-series:
-	$(NEEDS) build series tarball
-	@BOOT=$(if $(call yes,$(BOOT)),1,0) scripts/check-series.sh $(SERIES_FILE) kconfig-fragments/base.config
+	$(NEEDS) build series $(TREE_PKGS)
+	@t=$$(scripts/kernel-source.sh) && KERNEL_TARBALL=$$t BOOT=$(if $(call yes,$(BOOT)),1,0) scripts/check-series.sh $(SERIES_FILE) kconfig-fragments/base.config
