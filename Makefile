@@ -7,7 +7,7 @@
 #                          the baseline kernel (cached), each booted once:
 #                          in-tree sched_ext selftests and the negative
 #                          loads, side by side, the latest bench
-#   make check             the full suite CI runs: deps + the KERNELS
+#   make check             the full suite CI runs: the KERNELS
 #                          variants + payloads + boot + KTAP reports
 #                          (+ schedulers under load, harness tests),
 #                          summed in the last line
@@ -15,7 +15,8 @@
 #   make check-harness     the harness's own tests (also run by check)
 #   make check-series [BOOT=1]   per patch: git am, checkpatch --strict,
 #                          Signed-off-by, kernel-doc, build clang+gcc, W=1
-#   make deps              install the missing host packages
+#   make deps              install the missing host packages (the main
+#                          job installs too; other targets name them)
 #   make kernel [V=name] [DEBUG=1] [BENCH=1]   build one kernel
 #   make payload | make initramfs   the stages up to the guest image
 #   make run CMD='...'     boot a kernel, run one guest command; fails
@@ -47,10 +48,14 @@
 #                            in-tree sched_ext selftests)
 #   KERNELS                  check/repro variants (core full baseline)
 #   CMD                      make run's guest command
+#   BZIMAGE                  run/shell/check-one: boot this kernel (built
+#                            elsewhere) with V's initramfs, build no kernel
 #   T                        only tests whose suite:test name contains it
 #   A B                      make bench-compare's results directories
 #   SCHED_LOAD               quick|full|off real schedulers under load
 #   SERIES KERNEL_TARBALL CACHE_DIR   inputs and where builds are cached
+#   KSRC                     your own Linux 6.12.y tree (git or plain)
+#                            instead of KERNEL_TARBALL; copied, never changed
 #   QEMU_TIMEOUT QEMU_ARGS GUEST_APPEND   guest run knobs
 #   KEEP_RUNS LOG_DIR RUN_ID HEARTBEAT_S   runs kept, log links, run id
 #   REPS MSG_REPS PIPE_LOOPS MSG_ARGS MSG_ROUNDS PERF_MSG LOAD_ITERS SCHEDS
@@ -104,18 +109,30 @@ SERIES_FILE := $(if $(word 2,$(SERIES)),$(shell scripts/variant-series.sh $(V) $
 FRAGMENTS := kconfig-fragments/base.config \
 	$(if $(call yes,$(DEBUG)),$(wildcard kconfig-fragments/debug.config)) \
 	$(if $(call yes,$(BENCH)),$(wildcard kconfig-fragments/bench.config))
-VARIANT := $(V)$(if $(call yes,$(DEBUG)),-debug)$(if $(call yes,$(BENCH)),-bench)
+# The one place a variant's name and run directory are spelled: NAME
+# DEBUG BENCH -> NAME[-debug][-bench] and runs/<that>-<run id> (check-one
+# writes there; check and main read what it wrote from there).
+variant_name = $(1)$(if $(call yes,$(2)),-debug)$(if $(call yes,$(3)),-bench)
+run_dir = $(CACHE_DIR)/runs/$(call variant_name,$(1),$(2),$(3))-$(RUN_ID)
+VARIANT := $(call variant_name,$(V),$(DEBUG),$(BENCH))
 
 # --- Where things land (all in the cache, outside the checkout).
 TREE := $(CACHE_DIR)/build/$(VARIANT)
-BZIMAGE := $(TREE)/arch/x86/boot/bzImage
+# BZIMAGE=/path/to/bzImage: boot a kernel built elsewhere with V's
+# initramfs (run, shell, check-one); no kernel is built for it, the payload
+# comes from V's cached tree (scripts/check-prebuilt.sh).
+OWN_BZIMAGE := $(if $(filter command line environment,$(origin BZIMAGE)),$(strip $(BZIMAGE)))
+BZIMAGE_GOALS := run shell check-one initramfs payload print-run-dir
+$(if $(OWN_BZIMAGE),$(if $(filter-out $(BZIMAGE_GOALS),$(or $(MAKECMDGOALS),main)),\
+	$(error BZIMAGE=$(OWN_BZIMAGE): a kernel of your own boots in one-kernel targets only ($(BZIMAGE_GOALS)), not $(filter-out $(BZIMAGE_GOALS),$(or $(MAKECMDGOALS),main)))))
+BZIMAGE := $(or $(OWN_BZIMAGE),$(TREE)/arch/x86/boot/bzImage)
 PAYLOAD := $(TREE)/.scx-payload
 # The cache is shared by everyone on the machine: what one run boots and
 # logs (initramfs, console log) is private to that run, in its own dir.
 # Exported so the sub-makes of one `make check` agree on it.
 RUN_ID ?= $(shell date +%Y%m%d-%H%M%S)-$(shell echo $$PPID)
 export RUN_ID
-RUN_DIR := $(CACHE_DIR)/runs/$(VARIANT)-$(RUN_ID)
+RUN_DIR := $(call run_dir,$(V),$(DEBUG),$(BENCH))
 INITRD := $(RUN_DIR)/initramfs.cpio
 CHECK_LOG := $(RUN_DIR)/console.log
 # <variant>-check.log / -shell.log here link to the latest run's log.
@@ -166,10 +183,10 @@ main:
 	logs=; \
 	for k in $(MAIN_KERNELS); do \
 		echo "==> main: $$k kernel ($$(( $$(date +%s) - start )) s so far)" >&2; \
-		$(MAKE) --no-print-directory check-one V=$$k BASELINE= DEBUG= SCHED_LOAD=off \
+		$(MAKE) --no-print-directory check-one V=$$k BASELINE= DEBUG= BENCH= SCHED_LOAD=off \
 			GUEST_APPEND="scx.suites=$(MAIN_SUITES) scx.families=$(MAIN_FAMILIES) $(GUEST_APPEND)" \
 			| tee -a $$sums || rc=1; \
-		l=$(CACHE_DIR)/runs/$$k-$(RUN_ID)/console.log; [ ! -f $$l ] || logs="$$logs $$l"; \
+		l=$(call run_dir,$$k,,)/console.log; [ ! -f $$l ] || logs="$$logs $$l"; \
 	done; \
 	set -- $$logs; \
 	if [ $$# -eq 2 ]; then echo; scripts/side-by-side.sh --save $$1 $$2 || true; fi; \
@@ -186,23 +203,46 @@ main:
 help:
 	@sed -n '1,/^$$/p' Makefile
 
+# `make deps` installs what is missing; every other target only checks the
+# package groups it needs (scripts/install-deps.sh --check GROUP...) and
+# stops with one line naming them and `make deps` (under CI it installs).
+# `make` (main) installs, as the first command on a fresh machine.
 deps:
 	@scripts/install-deps.sh
+NEEDS = @scripts/install-deps.sh --check
+
+# KSRC=/path/to/linux: your own 6.12.y tree instead of KERNEL_TARBALL,
+# copied into the cache, never modified (scripts/kernel-source.sh).
+KSRC ?=
+export KSRC
+TREE_PKGS := $(if $(KSRC),,tarball)
 
 # Bad input stops here in one line, before minutes of extraction or build:
-# an unusable CACHE_DIR, a KERNEL_TARBALL of another kernel version.
-kernel: deps
+# an unusable CACHE_DIR, a KERNEL_TARBALL of another kernel version, a KSRC
+# tree of another version. kernel-source.sh prints the tarball (or KSRC's
+# stand-in for one) that build-kernel.sh's prepare-tree.sh is to read.
+kernel:
+	$(NEEDS) build $(TREE_PKGS)
 	@scripts/check-cache-dir.sh
-	@scripts/check-tarball.sh
-	@scripts/build-kernel.sh $(VARIANT) $(SERIES_FILE) $(FRAGMENTS) >/dev/null
+	@t=$$(scripts/kernel-source.sh) && KERNEL_TARBALL=$$t scripts/build-kernel.sh $(VARIANT) $(SERIES_FILE) $(FRAGMENTS) >/dev/null
 
 # "cached DIR" or "build DIR SECONDS" (the last build's time), building nothing
 .PHONY: kernel-status
 kernel-status:
-	@scripts/build-kernel.sh --status $(VARIANT) $(SERIES_FILE) $(FRAGMENTS) | tail -1
+	@t=$$(scripts/kernel-source.sh) && KERNEL_TARBALL=$$t scripts/build-kernel.sh --status $(VARIANT) $(SERIES_FILE) $(FRAGMENTS) | tail -1
 
-payload: kernel
+# With BZIMAGE=, V's cached tree must be built already: the payload is
+# built against it, the kernel is not (re)built.
+.PHONY: prebuilt-kernel print-run-dir
+prebuilt-kernel:
+	$(NEEDS) build
+	@scripts/check-prebuilt.sh $(OWN_BZIMAGE) $(TREE) $(V)
+payload: $(if $(OWN_BZIMAGE),prebuilt-kernel,kernel)
 	@SCX_REFUSAL=$(REFUSAL) SCX_VARIANT_NAME=$(V) scripts/build-payload.sh $(TREE) $(KIND) $(PAYLOAD)
+
+# Where check-one writes this run (for tests and tools; run_dir above).
+print-run-dir:
+	@echo $(RUN_DIR)
 
 # Under the payload's lock: a concurrent run may be restaging it. The
 # baseline guest also gets the patched tree's in-tree selftests runner, as
@@ -211,6 +251,7 @@ payload: kernel
 PATCHED_RUNNER := $(firstword $(wildcard $(CACHE_DIR)/build/core/tools/testing/selftests/sched_ext/runner \
 	$(CACHE_DIR)/build/core-debug/tools/testing/selftests/sched_ext/runner))
 initramfs: payload
+	$(NEEDS) guest
 	@mkdir -p $(RUN_DIR)
 	@ov=; if [ $(KIND) = baseline ] && [ -n "$(PATCHED_RUNNER)" ]; then \
 		ov=$(RUN_DIR)/patched-runner; mkdir -p $$ov/usr/bin; \
@@ -224,6 +265,7 @@ initramfs: payload
 # last line sums them. KERNELS=patched runs one.
 KERNELS ?= core full baseline
 check:
+	$(NEEDS) build guest lint $(TREE_PKGS)
 	@set -o pipefail; rc=0; sums=$$(mktemp); gsums=$$(mktemp); hsums=$$(mktemp); trap 'rm -f $$sums $$gsums $$hsums' EXIT; \
 	case "$(SCHED_LOAD)" in quick|full|off) ;; \
 	*) echo "ERROR: SCHED_LOAD: unknown mode '$(SCHED_LOAD)' (quick|full|off)" >&2; exit 2 ;; esac; \
@@ -234,15 +276,15 @@ check:
 		*) echo "ERROR: KERNELS: unknown kernel '$$k' ($(VARIANTS))" >&2; exit 2 ;; esac; \
 		echo "==> check: $$k kernel" >&2; \
 		$(MAKE) --no-print-directory check-one V=$$k BASELINE= | tee -a $$sums $$gsums || rc=1; \
-		l=$(CACHE_DIR)/runs/$$k$(if $(call yes,$(DEBUG)),-debug)$(if $(call yes,$(BENCH)),-bench)-$(RUN_ID)/console.log; \
+		l=$(call run_dir,$$k,$(DEBUG),$(BENCH))/console.log; \
 		[ ! -f $$l ] || logs="$$logs $$l"; \
 		docs="$$docs $$k=$$(dirname $$l)/report.ktap"; \
 		[ ! -f $$(dirname $$l)/timings.tsv ] || sed "s|^|$$k/|" $$(dirname $$l)/timings.tsv >> $$cdir/timings.tsv; \
 	done; \
 	for a in $(filter-out baseline,$(KERNELS)); do \
 		[ -n "$(filter baseline,$(KERNELS))" ] || break; \
-		la=$(CACHE_DIR)/runs/$$a$(if $(call yes,$(DEBUG)),-debug)-$(RUN_ID)/console.log; \
-		lb=$(CACHE_DIR)/runs/baseline$(if $(call yes,$(DEBUG)),-debug)-$(RUN_ID)/console.log; \
+		la=$(call run_dir,$$a,$(DEBUG),$(BENCH))/console.log; \
+		lb=$(call run_dir,baseline,$(DEBUG),$(BENCH))/console.log; \
 		[ -f $$la ] && [ -f $$lb ] || continue; \
 		echo; echo "# $$a against baseline:"; scripts/side-by-side.sh --save $$la $$lb || true; \
 	done; \
@@ -279,6 +321,7 @@ check:
 # patched kernel). About a minute, so `make check` runs them too.
 .PHONY: check-harness
 check-harness: kernel
+	$(NEEDS) guest lint
 	@HARNESS_KERNEL=$(BZIMAGE) HARNESS_APPEND=$(KERNEL_APPEND) tests/harness/run.sh
 
 # The 6.12 bug the series' first patch fixes, reproduced in a boot of its own
@@ -406,6 +449,7 @@ clean-cache:
 # in-tree scheduler calling scx_bpf_task_cgroup().
 BENCH_VARIANTS ?= core full limit
 bench:
+	$(NEEDS) build guest bench $(TREE_PKGS)
 	@# refuse a used RESULTS_DIR before building anything (run.sh checks again)
 	@[ -z "$$RESULTS_DIR" ] || [ ! -e "$$RESULTS_DIR/results.md" ] || { echo "ERROR: RESULTS_DIR=$$RESULTS_DIR already holds a run (results.md): name a new directory, or leave RESULTS_DIR unset for a dated one" >&2; exit 2; }
 	@for v in baseline $(BENCH_VARIANTS); do \
@@ -425,6 +469,7 @@ bench-compare:
 # SCHED, LOOPS, OUT from the environment).
 .PHONY: insn-profile
 insn-profile:
+	$(NEEDS) guest
 	@$(MAKE) --no-print-directory payload V=baseline DEBUG= BENCH=1
 	@$(MAKE) --no-print-directory payload V=$(V) BASELINE= DEBUG= BENCH=1
 	@bench/insn-profile.sh $(CACHE_DIR)/build/baseline-bench $(CACHE_DIR)/build/$(V)-bench
@@ -434,6 +479,7 @@ insn-profile:
 # functions and how well the calls predict it (bench/scaling.sh).
 .PHONY: insn-scaling
 insn-scaling:
+	$(NEEDS) guest
 	@$(MAKE) --no-print-directory payload V=baseline DEBUG= BENCH=1
 	@$(MAKE) --no-print-directory payload V=$(V) BASELINE= DEBUG= BENCH=1
 	@bench/scaling.sh $(CACHE_DIR)/build/baseline-bench $(CACHE_DIR)/build/$(V)-bench
@@ -444,11 +490,13 @@ insn-scaling:
 # VERISTAT_REPS and RESULTS_DIR, come from the environment).
 .PHONY: veristat
 veristat:
+	$(NEEDS) guest
 	@$(MAKE) --no-print-directory kernel V=baseline DEBUG= BENCH=
 	@$(MAKE) --no-print-directory kernel V=$(V) BASELINE= DEBUG= BENCH=
 	@bench/veristat.sh $(CACHE_DIR)/build/baseline $(CACHE_DIR)/build/$(V)
 
 # Maintainer checks on the series itself: per patch git am, checkpatch
 # --strict and a kernel build (bisectability); not part of `make check`.
-check-series: deps
-	@BOOT=$(if $(call yes,$(BOOT)),1,0) scripts/check-series.sh $(SERIES_FILE) kconfig-fragments/base.config
+check-series:
+	$(NEEDS) build series $(TREE_PKGS)
+	@t=$$(scripts/kernel-source.sh) && KERNEL_TARBALL=$$t BOOT=$(if $(call yes,$(BOOT)),1,0) scripts/check-series.sh $(SERIES_FILE) kconfig-fragments/base.config

@@ -85,10 +85,14 @@ one_line_failure tarball:not-a-kernel "KERNEL_TARBALL=.*: found no kernel top-le
 one_line_failure tarball:missing "KERNEL_TARBALL=.*/no-such\.tar\.xz: no such file" tarball "$tmp/no-such.tar.xz"
 rc=0 && out=$(tarball "$tmp/linux-6.12.9.tar.xz" 2>&1) || rc=$?
 check tarball:right-version-passes "a 6.12.9 tarball: exit $rc: $out" test "$rc" = 0 -a -z "$out"
-# make kernel runs both checks before build-kernel.sh (make -n: nothing runs)
-order=$(make -C "$top" -n kernel 2>/dev/null | grep -oE 'scripts/(check-cache-dir|check-tarball|build-kernel)\.sh' | paste -sd' ' -)
+# make kernel runs both checks before build-kernel.sh (make -n: nothing
+# runs); the tarball's goes through kernel-source.sh (check-tarball.sh, or
+# KSRC's check with KSRC=), whose output build-kernel.sh gets
+order=$(make -C "$top" -n kernel 2>/dev/null | grep -oE 'scripts/(check-cache-dir|kernel-source|build-kernel)\.sh' | paste -sd' ' -)
 check make-kernel-checks-first "make -n kernel runs: '$order'" \
-	test "$order" = "scripts/check-cache-dir.sh scripts/check-tarball.sh scripts/build-kernel.sh"
+	test "$order" = "scripts/check-cache-dir.sh scripts/kernel-source.sh scripts/build-kernel.sh"
+one_line_failure kernel-source:other-version "KERNEL_TARBALL=.*linux-6\.13\.2\.tar\.xz is Linux 6\.13\.2 " \
+	env -u KSRC KERNEL_TARBALL="$tmp/linux-6.13.2.tar.xz" "$top/scripts/kernel-source.sh"
 # make check-one (what make check runs per kernel) checks CACHE_DIR before
 # its own mkdir, so a bad one gets the same line, not mkdir's. Read from the
 # Makefile: make -n would still run check-one's $(MAKE) lines.
