@@ -6,6 +6,8 @@
 # Builds the sched_ext load tests for the guest into <outdir>:
 #
 #   run-guest.sh   guest entry point (busybox sh): run-guest.sh <variant> [quick|full]
+#   lib/*.sh       the parts run-guest.sh sources (results, loadgen and scheduler
+#                  control, the kinds of runs, hotplug)
 #   runs.list      what run-guest.sh runs (one line per run, see the file)
 #   log-patterns   kernel log lines that fail any run (extended regexps)
 #   known-splats   the project's scripts/known-splats.txt (REGEX;WHY lines)
@@ -130,6 +132,10 @@ for s in $SCHEDS; do
 done
 
 install -m 0755 "$HERE/run-guest.sh" "$OUT/run-guest.sh"
+# run-guest.sh sources its parts from lib/ next to it
+rm -rf "${OUT:?}/lib"
+mkdir -p "$OUT/lib"
+install -m 0644 "$HERE"/lib/*.sh "$OUT/lib/"
 install -m 0644 "$HERE/runs.list" "$HERE/log-patterns" "$OUT/"
 # The project's known splats: a run that hits only these is skipped, not
 # passed (run-guest.sh).  Kept in sync with what the host report ignores.
