@@ -13,7 +13,7 @@
 #   known-splats   the project's scripts/known-splats.txt (REGEX;WHY lines)
 #   known-splats.awk  scripts/known-splats.awk, which applies them
 #   splat-patterns the project's scripts/splat-patterns.txt (what a splat is)
-#   bin/loadgen    the load generator, static
+#   bin/loadgen    the load generator (loadgen*.c), static
 #   bin/scx_*      every scheduler in <tree>/tools/sched_ext (the Makefile's
 #                  c-sched-targets), relinked statically: nothing else to copy
 #   variant        <variant>, for the record
@@ -74,8 +74,9 @@ B=$(cd "$B" && pwd)
 case "$B/" in "$TREE"/tools/*|"$TREE"/[!.]*) die "the build dir must not be inside the kernel tree (except a top-level dot dir)" ;; esac
 
 step "loadgen (static)"
+# loadgen.c: options, setup, the run; loadgen-workers.c, loadgen-cgroup.c
 $NICE "$CC" -static -O2 -g -Wall -Wextra -Wno-unused-parameter -Werror -pthread \
-	"$HERE/loadgen.c" -o "$OUT/bin/loadgen.tmp"
+	"$HERE"/loadgen*.c -o "$OUT/bin/loadgen.tmp"
 mv "$OUT/bin/loadgen.tmp" "$OUT/bin/loadgen"
 
 # Shadow source tree: symlinks to the tree, but a real copy of the tools/
