@@ -148,10 +148,11 @@ bpfcc "$HERE/progs/task-cgroup-tailcall.bpf.c" "$OUT/progs/task-cgroup-tailcall.
 cp "$HERE/progs/progs.list" "$OUT/progs/"
 
 step "scxk (static)"
+# src/scxk.c: the core and the subcommand table; src/scxk-*.c: one file per family
 # shellcheck disable=SC2086 # NICE and CC are command words: split on purpose
 $NICE $CC -O2 -g -Wall -Werror -static \
 	-I"$B/libbpf-install/include" -I"$TREE/tools/include/uapi" \
-	"$HERE/src/scxk.c" "$B/libbpf/libbpf.a" -lelf -lz -lzstd \
+	"$HERE"/src/scxk*.c "$B/libbpf/libbpf.a" -lelf -lz -lzstd \
 	-o "$OUT/bin/scxk"
 
 mkdir -p "$OUT/intree-diff"

@@ -6,12 +6,14 @@
 # Builds the sched_ext load tests for the guest into <outdir>:
 #
 #   run-guest.sh   guest entry point (busybox sh): run-guest.sh <variant> [quick|full]
+#   lib/*.sh       the parts run-guest.sh sources (results, loadgen and scheduler
+#                  control, the kinds of runs, hotplug)
 #   runs.list      what run-guest.sh runs (one line per run, see the file)
 #   log-patterns   kernel log lines that fail any run (extended regexps)
 #   known-splats   the project's scripts/known-splats.txt (REGEX;WHY lines)
 #   known-splats.awk  scripts/known-splats.awk, which applies them
 #   splat-patterns the project's scripts/splat-patterns.txt (what a splat is)
-#   bin/loadgen    the load generator, static
+#   bin/loadgen    the load generator (loadgen*.c), static
 #   bin/scx_*      every scheduler in <tree>/tools/sched_ext (the Makefile's
 #                  c-sched-targets), relinked statically: nothing else to copy
 #   variant        <variant>, for the record
@@ -72,8 +74,9 @@ B=$(cd "$B" && pwd)
 case "$B/" in "$TREE"/tools/*|"$TREE"/[!.]*) die "the build dir must not be inside the kernel tree (except a top-level dot dir)" ;; esac
 
 step "loadgen (static)"
+# loadgen.c: options, setup, the run; loadgen-workers.c, loadgen-cgroup.c
 $NICE "$CC" -static -O2 -g -Wall -Wextra -Wno-unused-parameter -Werror -pthread \
-	"$HERE/loadgen.c" -o "$OUT/bin/loadgen.tmp"
+	"$HERE"/loadgen*.c -o "$OUT/bin/loadgen.tmp"
 mv "$OUT/bin/loadgen.tmp" "$OUT/bin/loadgen"
 
 # Shadow source tree: symlinks to the tree, but a real copy of the tools/
@@ -130,6 +133,10 @@ for s in $SCHEDS; do
 done
 
 install -m 0755 "$HERE/run-guest.sh" "$OUT/run-guest.sh"
+# run-guest.sh sources its parts from lib/ next to it
+rm -rf "${OUT:?}/lib"
+mkdir -p "$OUT/lib"
+install -m 0644 "$HERE"/lib/*.sh "$OUT/lib/"
 install -m 0644 "$HERE/runs.list" "$HERE/log-patterns" "$OUT/"
 # The project's known splats: a run that hits only these is skipped, not
 # passed (run-guest.sh).  Kept in sync with what the host report ignores.

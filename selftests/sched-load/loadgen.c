@@ -31,80 +31,23 @@
  * ext.enabled=1 when the task finished (ext=-1: unknown).  The exit status
  * is 0 if every task made progress, 1 if a task starved, got stuck or a
  * cgroup operation failed during the run, 2 on usage or setup errors.
+ *
+ * The files: loadgen.c (this one: options, setup, the run, the summary),
+ * loadgen.h (what they share), loadgen-workers.c (the worker tasks, one
+ * loop per kind), loadgen-cgroup.c (the cgroup v2 children: setup, the
+ * moves and weight changes during the run, cleanup).
  */
-#define _GNU_SOURCE
-#include <errno.h>
-#include <fcntl.h>
-#include <pthread.h>
-#include <sched.h>
-#include <signal.h>
-#include <stdarg.h>
-#include <stdbool.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/mman.h>
-#include <sys/prctl.h>
-#include <sys/resource.h>
-#include <sys/stat.h>
-#include <sys/syscall.h>
-#include <sys/types.h>
-#include <sys/wait.h>
-#include <time.h>
-#include <unistd.h>
+#include "loadgen.h"
 
-#ifndef SCHED_EXT
-#define SCHED_EXT	7
-#endif
-
-#define MAX_TASKS	256
-#define MAX_CGROUPS	16
-#define CG_ROOT		"/sys/fs/cgroup"
-
-enum kind { K_SPIN, K_YIELD, K_SLEEP, K_PIPE, K_FORK, K_RT, NR_KINDS };
-static const char * const kind_names[NR_KINDS] = {
+const char * const kind_names[NR_KINDS] = {
 	"spin", "yield", "sleep", "pipe", "fork", "rt",
 };
-
-enum mode { M_THREAD, M_PROC, M_MIX };
 static const char * const mode_names[] = { "thread", "proc", "mix" };
 
-enum tstate { T_SETUP, T_READY, T_DONE, T_FAILED };
+struct shared *sh;
+int nr_tasks;
+int go_rd = -1, go_wr = -1;
 
-/* Lives in a MAP_SHARED mapping: written by process and thread workers. */
-struct task {
-	int		idx;
-	enum kind	kind;
-	bool		proc;
-	int		cg;		/* child cgroup index, -1: stays put */
-	int		nice;
-	bool		ext_policy;
-	int		rfd, wfd;	/* pipe kind: my read and write ends */
-	bool		leader;		/* pipe kind: writes first */
-	pid_t		pid;		/* process workers: the child */
-	volatile int	state;
-	volatile uint64_t work;
-	int		ext;		/* ext.enabled at the end, -1: unknown */
-	char		err[128];
-};
-
-struct shared {
-	volatile int	stop;
-	struct task	tasks[MAX_TASKS];
-};
-
-static struct shared *sh;
-static int nr_tasks;
-static int go_rd = -1, go_wr = -1;
-
-/* cgroups */
-static int nr_cgroups;
-static char cg_parent[64];
-static bool cg_parent_made;
-static bool cg_made[MAX_CGROUPS + 1];	/* +1: the transient one */
-static const int cg_weights[] = { 100, 50, 200, 400, 25, 800, 10, 1000 };
-#define NR_WEIGHTS	(int)(sizeof(cg_weights) / sizeof(cg_weights[0]))
 /*
  * Task 0 (a spinner) gets -20: scx_qmap -H needs a CPU-bound nice -20 task.
  * Nothing above 10: next to a nice -20 spinner, a nice 19 task's share
@@ -113,13 +56,9 @@ static const int cg_weights[] = { 100, 50, 200, 400, 25, 800, 10, 1000 };
 static const int nice_cycle[] = { -20, 0, 5, 10, -5 };
 #define NR_NICE		(int)(sizeof(nice_cycle) / sizeof(nice_cycle[0]))
 
-static volatile sig_atomic_t got_signal;
-volatile uint64_t lg_sink;	/* keeps the spin loops from being optimised out */
+volatile sig_atomic_t got_signal;
 
-static void die_setup(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
-
-static void msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void msg(const char *fmt, ...)
+void msg(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -128,147 +67,6 @@ static void msg(const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
-}
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
-}
-
-static void sleep_ns(uint64_t ns)
-{
-	struct timespec ts = { .tv_sec = ns / 1000000000ull,
-			       .tv_nsec = ns % 1000000000ull };
-
-	while (nanosleep(&ts, &ts) && errno == EINTR && !got_signal)
-		;
-}
-
-/* Write a string to a cgroup file; returns 0 or -errno. */
-static int write_file(const char *path, const char *val)
-{
-	ssize_t len = strlen(val), ret;
-	int fd, err = 0;
-
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	ret = write(fd, val, len);
-	if (ret < 0)
-		err = -errno;
-	else if (ret != len)
-		err = -EIO;
-	close(fd);
-	return err;
-}
-
-static int read_file(const char *path, char *buf, size_t size)
-{
-	ssize_t ret;
-	int fd;
-
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	ret = read(fd, buf, size - 1);
-	close(fd);
-	if (ret < 0)
-		return -errno;
-	buf[ret] = '\0';
-	return 0;
-}
-
-static void cg_path(char *buf, size_t size, int cg, const char *file)
-{
-	snprintf(buf, size, "%s/lg%d%s%s", cg_parent, cg,
-		 file ? "/" : "", file ? file : "");
-}
-
-static int cg_set_weight(int cg, int weight)
-{
-	char path[256], val[16];
-
-	cg_path(path, sizeof(path), cg, "cpu.weight");
-	snprintf(val, sizeof(val), "%d", weight);
-	return write_file(path, val);
-}
-
-static int cg_attach(int cg, pid_t pid)
-{
-	char path[256], val[16];
-
-	cg_path(path, sizeof(path), cg, "cgroup.procs");
-	snprintf(val, sizeof(val), "%d", (int)pid);
-	return write_file(path, val);
-}
-
-static void cg_cleanup(void)
-{
-	char path[256];
-	int i;
-
-	for (i = MAX_CGROUPS; i >= 0; i--) {
-		if (!cg_made[i])
-			continue;
-		cg_path(path, sizeof(path), i, NULL);
-		if (rmdir(path) && errno != ENOENT)
-			msg("cleanup: rmdir %s: %s", path, strerror(errno));
-		cg_made[i] = false;
-	}
-	if (cg_parent_made) {
-		if (rmdir(cg_parent) && errno != ENOENT)
-			msg("cleanup: rmdir %s: %s", cg_parent, strerror(errno));
-		cg_parent_made = false;
-	}
-}
-
-static int cg_make(int cg, int weight)
-{
-	char path[256];
-	int err;
-
-	cg_path(path, sizeof(path), cg, NULL);
-	if (mkdir(path, 0755))
-		return -errno;
-	cg_made[cg] = true;
-	err = cg_set_weight(cg, weight);
-	return err;
-}
-
-static void cg_setup(void)
-{
-	char path[256], buf[512];
-	int i, err;
-
-	if (read_file(CG_ROOT "/cgroup.controllers", buf, sizeof(buf)))
-		die_setup("%s/cgroup.controllers: %s (is cgroup2 mounted there?)",
-			  CG_ROOT, strerror(errno));
-	if (!strstr(buf, "cpu"))
-		die_setup("cgroup2 has no cpu controller (controllers: %s)", buf);
-	err = write_file(CG_ROOT "/cgroup.subtree_control", "+cpu");
-	if (err)
-		die_setup("enable +cpu in %s/cgroup.subtree_control: %s",
-			  CG_ROOT, strerror(-err));
-
-	snprintf(cg_parent, sizeof(cg_parent), "%s/loadgen-%d", CG_ROOT,
-		 (int)getpid());
-	if (mkdir(cg_parent, 0755))
-		die_setup("mkdir %s: %s", cg_parent, strerror(errno));
-	cg_parent_made = true;
-	snprintf(path, sizeof(path), "%s/cgroup.subtree_control", cg_parent);
-	err = write_file(path, "+cpu");
-	if (err)
-		die_setup("enable +cpu in %s: %s", path, strerror(-err));
-
-	for (i = 0; i < nr_cgroups; i++) {
-		err = cg_make(i, cg_weights[i % NR_WEIGHTS]);
-		if (err)
-			die_setup("create cgroup lg%d with cpu.weight %d: %s", i,
-				  cg_weights[i % NR_WEIGHTS], strerror(-err));
-	}
 }
 
 static void kill_workers(void)
@@ -280,7 +78,7 @@ static void kill_workers(void)
 			kill(sh->tasks[i].pid, SIGKILL);
 }
 
-static void die_setup(const char *fmt, ...)
+void die_setup(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -300,184 +98,6 @@ static void die_setup(const char *fmt, ...)
 	cg_cleanup();
 	exit(2);
 }
-
-/* ---- workers ---------------------------------------------------------- */
-
-static void task_fail(struct task *t, const char *what, int err)
-{
-	snprintf(t->err, sizeof(t->err), "%s: %s", what, strerror(err));
-	t->state = T_FAILED;
-}
-
-/* Read ext.enabled from /proc/thread-self/sched (CONFIG_SCHED_DEBUG). */
-static int read_ext_enabled(void)
-{
-	char buf[4096], *p;
-	int fd, val = -1;
-	ssize_t len;
-
-	fd = open("/proc/thread-self/sched", O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	len = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (len <= 0)
-		return -1;
-	buf[len] = '\0';
-	p = strstr(buf, "ext.enabled");
-	if (p && (p = strchr(p, ':')))
-		val = atoi(p + 1);
-	return val;
-}
-
-static void work_spin(struct task *t)
-{
-	uint64_t x = t->idx + 1, n = 0;
-	int i;
-
-	while (!sh->stop) {
-		for (i = 0; i < 20000; i++)
-			x = x * 6364136223846793005ull + 1442695040888963407ull;
-		lg_sink = x;
-		t->work = ++n;
-	}
-}
-
-static void work_yield(struct task *t)
-{
-	uint64_t n = 0;
-
-	while (!sh->stop) {
-		sched_yield();
-		t->work = ++n;
-	}
-}
-
-static void work_sleep(struct task *t)
-{
-	struct timespec ts = { .tv_nsec = 100 * 1000 };
-	uint64_t n = 0;
-
-	while (!sh->stop) {
-		nanosleep(&ts, NULL);
-		t->work = ++n;
-	}
-}
-
-/*
- * The leader writes first and counts a round trip when the reply comes
- * back; the follower counts one per echo.  On stop, the main thread writes
- * a byte into every pipe so nobody stays blocked in read().
- */
-static void work_pipe(struct task *t)
-{
-	uint64_t n = 0;
-	char c = 0;
-
-	while (!sh->stop) {
-		if (t->leader && write(t->wfd, &c, 1) != 1)
-			break;
-		if (read(t->rfd, &c, 1) != 1)
-			break;
-		if (!t->leader && write(t->wfd, &c, 1) != 1)
-			break;
-		t->work = ++n;
-	}
-}
-
-static void work_fork(struct task *t)
-{
-	uint64_t n = 0;
-	pid_t pid;
-
-	while (!sh->stop) {
-		pid = fork();
-		if (pid < 0) {
-			/* transient (EAGAIN): back off and retry */
-			sleep_ns(1000000);
-			continue;
-		}
-		if (!pid)
-			_exit(0);
-		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
-			;
-		t->work = ++n;
-	}
-}
-
-static void work_rt(struct task *t)
-{
-	struct timespec ts = { .tv_nsec = 2 * 1000 * 1000 };
-	uint64_t n = 0, end, x = 1;
-	int i;
-
-	while (!sh->stop) {
-		end = now_ns() + 200 * 1000;
-		do {
-			for (i = 0; i < 1000; i++)
-				x = x * 6364136223846793005ull + 1;
-		} while (now_ns() < end && !sh->stop);
-		lg_sink = x;
-		t->work = ++n;
-		nanosleep(&ts, NULL);
-	}
-}
-
-static void worker_setup(struct task *t)
-{
-	struct sched_param sp = { 0 };
-	pid_t tid = syscall(SYS_gettid);
-	char name[16];
-
-	snprintf(name, sizeof(name), "lg-%s-%d", kind_names[t->kind], t->idx);
-	prctl(PR_SET_NAME, name);
-
-	if (t->nice && setpriority(PRIO_PROCESS, tid, t->nice))
-		return task_fail(t, "setpriority", errno);
-	if (t->kind == K_RT) {
-		sp.sched_priority = 1;
-		if (sched_setscheduler(0, SCHED_FIFO, &sp))
-			return task_fail(t, "sched_setscheduler(SCHED_FIFO)", errno);
-	} else if (t->ext_policy) {
-		if (sched_setscheduler(0, SCHED_EXT, &sp))
-			return task_fail(t, "sched_setscheduler(SCHED_EXT)", errno);
-	}
-	t->state = T_READY;
-}
-
-static void worker_run(struct task *t)
-{
-	char c;
-
-	worker_setup(t);
-	if (t->state == T_FAILED)
-		return;
-
-	/* start barrier: EOF once main closed the last write end */
-	while (read(go_rd, &c, 1) < 0 && errno == EINTR)
-		;
-
-	switch (t->kind) {
-	case K_SPIN:	work_spin(t);	break;
-	case K_YIELD:	work_yield(t);	break;
-	case K_SLEEP:	work_sleep(t);	break;
-	case K_PIPE:	work_pipe(t);	break;
-	case K_FORK:	work_fork(t);	break;
-	case K_RT:	work_rt(t);	break;
-	default:	break;
-	}
-	t->ext = read_ext_enabled();
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);
-	t->state = T_DONE;
-}
-
-static void *thread_main(void *arg)
-{
-	worker_run(arg);
-	return NULL;
-}
-
-/* ---- main ------------------------------------------------------------- */
 
 static void usage(const char *prog)
 {
@@ -527,66 +147,6 @@ static void on_signal(int sig)
 	got_signal = sig;
 	if (sh)
 		sh->stop = 1;
-}
-
-static int mid_run_cgroup_ops(int step, unsigned long *moves,
-			      unsigned long *reweights, unsigned long *cgmade)
-{
-	int i, err, cg, nproc = 0, pick;
-	struct task *t;
-
-	/* every step: move one process worker to the next cgroup */
-	for (i = 0; i < nr_tasks; i++)
-		nproc += sh->tasks[i].proc;
-	if (nproc) {
-		pick = step % nproc;
-		for (i = 0; i < nr_tasks; i++) {
-			t = &sh->tasks[i];
-			if (!t->proc || pick--)
-				continue;
-			cg = (t->cg + 1) % nr_cgroups;
-			err = cg_attach(cg, t->pid);
-			if (err) {
-				msg("move task %d (pid %d) to lg%d: %s", i,
-				    (int)t->pid, cg, strerror(-err));
-				return -1;
-			}
-			t->cg = cg;
-			(*moves)++;
-			break;
-		}
-	}
-	/* every 5th step: change a weight */
-	if (step % 5 == 0) {
-		cg = (step / 5) % nr_cgroups;
-		err = cg_set_weight(cg, cg_weights[(step / 5 + cg + 1) % NR_WEIGHTS]);
-		if (err) {
-			msg("change cpu.weight of lg%d: %s", cg, strerror(-err));
-			return -1;
-		}
-		(*reweights)++;
-	}
-	/* every 10th step: create or remove a transient cgroup */
-	if (step % 10 == 0) {
-		char path[256];
-
-		if (!cg_made[MAX_CGROUPS]) {
-			err = cg_make(MAX_CGROUPS, 300);
-			if (err) {
-				msg("create transient cgroup: %s", strerror(-err));
-				return -1;
-			}
-			(*cgmade)++;
-		} else {
-			cg_path(path, sizeof(path), MAX_CGROUPS, NULL);
-			if (rmdir(path)) {
-				msg("rmdir %s: %s", path, strerror(errno));
-				return -1;
-			}
-			cg_made[MAX_CGROUPS] = false;
-		}
-	}
-	return 0;
 }
 
 int main(int argc, char **argv)
