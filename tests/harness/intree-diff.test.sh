@@ -54,4 +54,7 @@ want missing-test not 'no_such_test | pass | why'
 want matrix-exact ok 'mx | matrix | why'
 printf 'tick\tscx_bpf_consume\tdsp\tR\n' >>"$tmp/cells"
 want matrix-cell-missing not 'mx | matrix | why'
+# its diagnostics go to stdout, not among the results
+check matrix-one-result "$(wc -l <"$tmp/res.matrix-cell-missing") result lines, want 1" \
+	test "$(wc -l <"$tmp/res.matrix-cell-missing")" -eq 1
 done_testing
