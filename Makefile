@@ -324,6 +324,25 @@ check-harness: kernel
 	$(NEEDS) guest lint
 	@HARNESS_KERNEL=$(BZIMAGE) HARNESS_APPEND=$(KERNEL_APPEND) tests/harness/run.sh
 
+# $(call repro_each_kernel,NAME,$(MAKE)): NAME-one on each kernel of
+# KERNELS, one KTAP document per kernel (a "N passed, N failed" line added),
+# nested into one; fails unless every kernel's run passed. $(MAKE) is passed
+# in so that make sees a recursive make in the recipe line itself.
+define repro_each_kernel
+set -o pipefail; rc=0; d=$$(mktemp -d); trap 'rm -rf $$d' EXIT; docs=; \
+	for k in $(KERNELS); do \
+		case " $(VARIANTS) " in *" $$k "*) ;; \
+		*) echo "ERROR: KERNELS: unknown kernel '$$k' ($(VARIANTS))" >&2; exit 2 ;; esac; \
+		echo "==> $(1): $$k kernel" >&2; \
+		$(2) --no-print-directory $(1)-one V=$$k BASELINE= > $$d/$$k.ktap || rc=1; \
+		p=$$(grep -c '^ok ' $$d/$$k.ktap || true); f=$$(grep -c '^not ok ' $$d/$$k.ktap || true); \
+		[ $$((p + f)) -gt 0 ] || f=1; \
+		echo "$$p passed, $$f failed" >> $$d/$$k.ktap; docs="$$docs $$k=$$d/$$k.ktap"; \
+	done; \
+	scripts/ktap-nest.sh $$docs > $$d/all.ktap || rc=1; cat $$d/all.ktap; \
+	[ $$rc -eq 0 ] && case "$$(tail -n 1 $$d/all.ktap)" in *" 0 failed"*) ;; *) false ;; esac
+endef
+
 # The 6.12 bug the series' first patch fixes, reproduced in a boot of its own
 # per kernel (it hangs the unpatched guest on purpose): the baseline must
 # hang on the first cgroup move under a scheduler whose ops.cgroup_move()
@@ -332,18 +351,7 @@ check-harness: kernel
 # waits out its 600 s timeout). scripts/repro-cgroup-move.sh.
 .PHONY: repro-cgroup-move repro-cgroup-move-one
 repro-cgroup-move:
-	@set -o pipefail; rc=0; d=$$(mktemp -d); trap 'rm -rf $$d' EXIT; docs=; \
-	for k in $(KERNELS); do \
-		case " $(VARIANTS) " in *" $$k "*) ;; \
-		*) echo "ERROR: KERNELS: unknown kernel '$$k' ($(VARIANTS))" >&2; exit 2 ;; esac; \
-		echo "==> repro-cgroup-move: $$k kernel" >&2; \
-		$(MAKE) --no-print-directory repro-cgroup-move-one V=$$k BASELINE= > $$d/$$k.ktap || rc=1; \
-		p=$$(grep -c '^ok ' $$d/$$k.ktap || true); f=$$(grep -c '^not ok ' $$d/$$k.ktap || true); \
-		[ $$((p + f)) -gt 0 ] || f=1; \
-		echo "$$p passed, $$f failed" >> $$d/$$k.ktap; docs="$$docs $$k=$$d/$$k.ktap"; \
-	done; \
-	scripts/ktap-nest.sh $$docs > $$d/all.ktap || rc=1; cat $$d/all.ktap; \
-	[ $$rc -eq 0 ] && case "$$(tail -n 1 $$d/all.ktap)" in *" 0 failed"*) ;; *) false ;; esac
+	@$(call repro_each_kernel,repro-cgroup-move,$(MAKE))
 
 # The build's own output goes to stderr: stdout is the run's KTAP document
 # (a payload rebuild's lines in it broke kunit.py's reading of make check
@@ -368,18 +376,7 @@ repro-cgroup-move-one:
 # scripts/repro-sleepable-timer.sh.
 .PHONY: repro-sleepable-timer repro-sleepable-timer-one
 repro-sleepable-timer:
-	@set -o pipefail; rc=0; d=$$(mktemp -d); trap 'rm -rf $$d' EXIT; docs=; \
-	for k in $(KERNELS); do \
-		case " $(VARIANTS) " in *" $$k "*) ;; \
-		*) echo "ERROR: KERNELS: unknown kernel '$$k' ($(VARIANTS))" >&2; exit 2 ;; esac; \
-		echo "==> repro-sleepable-timer: $$k kernel" >&2; \
-		$(MAKE) --no-print-directory repro-sleepable-timer-one V=$$k BASELINE= > $$d/$$k.ktap || rc=1; \
-		p=$$(grep -c '^ok ' $$d/$$k.ktap || true); f=$$(grep -c '^not ok ' $$d/$$k.ktap || true); \
-		[ $$((p + f)) -gt 0 ] || f=1; \
-		echo "$$p passed, $$f failed" >> $$d/$$k.ktap; docs="$$docs $$k=$$d/$$k.ktap"; \
-	done; \
-	scripts/ktap-nest.sh $$docs > $$d/all.ktap || rc=1; cat $$d/all.ktap; \
-	[ $$rc -eq 0 ] && case "$$(tail -n 1 $$d/all.ktap)" in *" 0 failed"*) ;; *) false ;; esac
+	@$(call repro_each_kernel,repro-sleepable-timer,$(MAKE))
 
 # The build's own output goes to stderr: stdout is the KTAP document. The
 # baseline's report is only predicted on the debug kernel: without DEBUG=1
