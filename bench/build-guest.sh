@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The benchmark's guest overlay for one kernel tree: the static workloads,
 # the load-time probe (linked against the tree's own libbpf and embedding
-# the tree's scx_simple/scx_qmap BPF objects), the tree's perf if WORKLOADS
-# has a perf- workload (bench/build-perf.sh) and the "bench" payload.
+# the tree's scx_simple, scx_qmap and scx_flatcg BPF objects), the tree's
+# perf if WORKLOADS has a perf- workload (bench/build-perf.sh) and the
+# "bench" payload.
 # Needs the tree's payload built first (make payload), for libbpf and the
 # skeletons.
 #
@@ -15,7 +16,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 tree=$(readlink -f "$1") out=$2
 scx="$tree/tools/sched_ext"
 libbpf="$scx/build/obj/libbpf/libbpf.a"
-for f in "$libbpf" "$scx/build/include/scx_simple.bpf.skel.h" "$scx/build/include/scx_qmap.bpf.skel.h"; do
+for f in "$libbpf" "$scx/build/include/scx_simple.bpf.skel.h" "$scx/build/include/scx_qmap.bpf.skel.h" \
+	"$scx/build/include/scx_flatcg.bpf.skel.h"; do
 	[ -f "$f" ] || die "$f missing: build the payload first (make payload)"
 done
 

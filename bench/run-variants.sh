@@ -37,7 +37,7 @@ for nt in "$@"; do
 	names+=("$name")
 	var=SCHEDS_${name^^}
 	log "bench: baseline against $name ($tree)"
-	RESULTS_DIR=$RESULTS_DIR/$name SCHEDS=${!var:-${SCHEDS:-fair,simple,qmap}} \
+	RESULTS_DIR=$RESULTS_DIR/$name SCHEDS=${!var:-${SCHEDS:-fair,simple,qmap,flatcg}} \
 		"$here/run.sh" "$base" "$tree" || {
 		warn "bench: the $name pair failed (see $RESULTS_DIR/$name)"
 		rc=1

@@ -20,7 +20,7 @@
 #                     spread, see docs/benchmark.md)
 #   LOAD_ITERS=1      scheduler loads per load-time rep (the mean is kept;
 #                     10 measured worse, see docs/benchmark.md)
-#   SCHEDS=fair,simple,qmap
+#   SCHEDS=fair,simple,qmap,flatcg
 #   WORKLOADS=pipe,messaging  run-time workloads (pipe alone: minutes, not
 #                     the better part of an hour); also perf-pipe and
 #                     perf-messaging, the tree's perf bench sched pipe
@@ -51,7 +51,7 @@ grep -q '^patch ' "${ktree[patched]}/.scx-inputs" 2>/dev/null ||
 	die "the patched kernel (${ktree[patched]}) was built with no patches (an empty series file?): nothing to compare"
 
 REPS=${REPS:-11} MSG_REPS=${MSG_REPS:-11} PIPE_LOOPS=${PIPE_LOOPS:-50000}
-MSG_ARGS=${MSG_ARGS:-4,10,10,25,80} SCHEDS=${SCHEDS:-fair,simple,qmap}
+MSG_ARGS=${MSG_ARGS:-4,10,10,25,80} SCHEDS=${SCHEDS:-fair,simple,qmap,flatcg}
 WORKLOADS=${WORKLOADS:-pipe,messaging} PERF_MSG=${PERF_MSG:-4,500}
 export WORKLOADS
 MSG_ROUNDS=${MSG_ROUNDS-fair:240} LOAD_ITERS=${LOAD_ITERS:-1}

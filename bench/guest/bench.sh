@@ -7,7 +7,7 @@
 #   bench.reps=N            timed repetitions per pipe and load-time cell
 #                           (default 5), after one untimed warm-up run
 #   bench.msg_reps=N        the same for messaging cells (default 11)
-#   bench.scheds=A,B        fair,simple,qmap (fair = no BPF scheduler)
+#   bench.scheds=A,B        fair,simple,qmap,flatcg (fair = no BPF scheduler)
 #   bench.workloads=A,B     pipe,messaging,perf-pipe,perf-messaging (the
 #                           perf- ones: the tree's perf bench sched, with
 #                           pipe's round trips and bench.perf_msg below)
@@ -46,7 +46,7 @@
 PATH=/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin
 export PATH
 
-reps=5 msg_reps=11 scheds=fair,simple,qmap workloads=pipe,messaging restart=messaging,perf-messaging
+reps=5 msg_reps=11 scheds=fair,simple,qmap,flatcg workloads=pipe,messaging restart=messaging,perf-messaging
 pipe_loops=50000 msg_args=4,10,10,25,80 do_load=1 settle=1 msg_rounds='' load_iters=1 perf_msg=4,500
 # shellcheck disable=SC2013 # /proc/cmdline is one line of blank-separated words
 for arg in $(cat /proc/cmdline); do

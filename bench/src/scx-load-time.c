@@ -3,7 +3,8 @@
  * scx-load-time: what loading a BPF scheduler costs, without attaching it.
  *
  * Opens the scheduler's own skeleton (the BPF object embedded in
- * scx_simple / scx_qmap, built from the same tree as the kernel) exactly as
+ * scx_simple / scx_qmap / scx_flatcg, built from the same tree as the kernel)
+ * exactly as
  * the scheduler's main() does (SCX_OPS_OPEN, default options, SCX_OPS_LOAD),
  * asks the verifier for its statistics (log_level BPF_LOG_STATS, which adds
  * no per-instruction logging), destroys it, ITERS times over (default 1),
@@ -31,7 +32,7 @@
  * The struct_ops map is created but never attached: the scheduler is not
  * enabled and nothing is left behind when the process exits.
  *
- * Usage: scx-load-time simple|qmap [ITERS]
+ * Usage: scx-load-time simple|qmap|flatcg [ITERS]
  */
 #include <fcntl.h>
 #include <stdarg.h>
@@ -48,6 +49,7 @@
 #include <scx/common.h>
 #include "scx_simple.bpf.skel.h"
 #include "scx_qmap.bpf.skel.h"
+#include "scx_flatcg.bpf.skel.h"
 #include "clock.h"
 
 #define LOG_SIZE (64 * 1024)
@@ -212,6 +214,16 @@ static int load_once(const char *name, long long *load_ns)
 		SCX_OPS_LOAD(skel, qmap_ops, scx_qmap, uei);
 		t1 = now_ns();
 		scx_qmap__destroy(skel);
+	} else if (!strcmp(name, "flatcg")) {
+		struct scx_flatcg *skel = SCX_OPS_OPEN(flatcg_ops, scx_flatcg);
+
+		/* as scx_flatcg's main(): sizes its per-CPU loops */
+		skel->rodata->nr_cpus = libbpf_num_possible_cpus();
+		want_stats(skel->obj);
+		t0 = now_ns();
+		SCX_OPS_LOAD(skel, flatcg_ops, scx_flatcg, uei);
+		t1 = now_ns();
+		scx_flatcg__destroy(skel);
 	} else {
 		return -1;
 	}
@@ -229,12 +241,12 @@ int main(int argc, char **argv)
 	if (argc == 3)
 		iters = atoi(argv[2]);
 	if (argc < 2 || argc > 3 || iters < 1) {
-		fprintf(stderr, "usage: %s simple|qmap [ITERS]\n", argv[0]);
+		fprintf(stderr, "usage: %s simple|qmap|flatcg [ITERS]\n", argv[0]);
 		return 2;
 	}
 	for (int i = 0; i < iters; i++) {
 		if (load_once(argv[1], &load_ns)) {
-			fprintf(stderr, "usage: %s simple|qmap [ITERS]\n", argv[0]);
+			fprintf(stderr, "usage: %s simple|qmap|flatcg [ITERS]\n", argv[0]);
 			return 2;
 		}
 		/* the skeleton is destroyed, the log buffers are still ours */
