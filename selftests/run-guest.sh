@@ -42,6 +42,17 @@
 #   ext:task-cgroup        scx_bpf_task_cgroup() from an extension attached
 #                          while its scheduler runs: works on both kernels,
 #                          twice, around a scheduler calling it itself
+#   ext:task-cgroup-ops    scx_bpf_task_cgroup() from every task op the
+#                          spec marks At, each on its own task, under a load
+#                          that reaches every op: works on both kernels
+#   prog:syscall-move      a SYSCALL program moves a task its scheduler
+#                          parked on a DSQ it never consumes (the task runs
+#                          only after the move): both kernels
+#   prog:tracing-task-cgroup  scx_bpf_task_cgroup() from a tp_btf program
+#                          on the woken task: loads, and the running
+#                          scheduler is ejected with the kernel's run-time
+#                          message (the series: "called on a task not being
+#                          operated on"; 6.12: "kfunc with mask")
 #
 # SCXK_SECS (default 1): seconds of load for each attached scheduler.
 # SCX_T (make check T=PATTERN): only the tests whose name contains PATTERN
@@ -179,6 +190,9 @@ planned=$(
 	awk '{ print "freplace:" $1 }' "$TMP/freplace"
 	[ $next -eq 1 ] && echo ext:tail-task-cgroup
 	[ $next -eq 1 ] && echo ext:task-cgroup
+	[ $next -eq 1 ] && echo ext:task-cgroup-ops
+	[ $next -eq 1 ] && echo prog:syscall-move
+	[ $next -eq 1 ] && echo prog:tracing-task-cgroup
 	sed 's/^/intree-diff:/' "$TMP/intree"
 )
 # shellcheck disable=SC2086 # one word per test name (names have no blanks)
@@ -295,6 +309,13 @@ done < "$TMP/freplace"
 	"$D/progs/task-cgroup-tailcall.bpf.o" "$SECS"
 [ $next -eq 1 ] && t "ext:task-cgroup" "$X" ext-task-cgroup "$D/progs/task-cgroup-target.bpf.o" \
 	"$D/progs/task-cgroup-ext.bpf.o" "$SECS"
+[ $next -eq 1 ] && t "ext:task-cgroup-ops" "$X" task-cgroup-ops "$D/progs/task-cgroup-ops.bpf.o" "$SECS"
+[ $next -eq 1 ] && t "prog:syscall-move" "$X" syscall-move "$D/progs/syscall-move.bpf.o"
+# the run-time check's message: the series' kf_tasks check, 6.12's mask check
+tct_msg="called on a task not being operated on"
+[ "$V" = baseline ] && tct_msg="kfunc with mask"
+[ $next -eq 1 ] && t "prog:tracing-task-cgroup" "$X" task-cgroup-trace \
+	"$D/progs/task-cgroup-trace.bpf.o" "$tct_msg"
 
 # intree-diff:<test>: one intree-diff.sh run checks the selected ones
 if [ -s "$TMP/intree" ]; then

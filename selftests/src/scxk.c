@@ -44,9 +44,17 @@
  *                                       attached while its scheduler runs
  *   scxk tail-task-cgroup <obj> <secs>  scx_bpf_task_cgroup() from a program
  *                                       ops.enqueue tail-calls
+ *   scxk task-cgroup-ops <obj> <secs>   scx_bpf_task_cgroup() from every task
+ *                                       op, each on its own task
+ *   scxk syscall-move <obj>             a SYSCALL program moves a task its
+ *                                       scheduler parked
+ *   scxk task-cgroup-trace <obj> <message>
+ *                                       scx_bpf_task_cgroup() from a tp_btf
+ *                                       program ejects the scheduler so
  *
  * Nothing is attached except by "runtime", "pos", "async-runtime",
- * "async-run", "ext-task-cgroup" and "tail-task-cgroup".  Diagnostics are
+ * "async-run", "ext-task-cgroup", "tail-task-cgroup", "task-cgroup-ops",
+ * "syscall-move" and "task-cgroup-trace".  Diagnostics are
  * printed as "# " lines; the exit status is 0 for pass, 1 for fail.  The
  * KTAP result lines are run-guest.sh's.
  *
@@ -56,7 +64,8 @@
  * scxk-callsite.c (callsite), scxk-sched.c (kernel state and log, load
  * generation, attaching, ejection), scxk-cases.c (neg, sleep, load,
  * runtime, pos), scxk-async.c (async-*), scxk-prog.c (prog, freplace),
- * scxk-ext.c (ext-task-cgroup, tail-task-cgroup).
+ * scxk-ext.c (ext-task-cgroup, tail-task-cgroup), scxk-taskops.c
+ * (task-cgroup-ops, task-cgroup-trace), scxk-syscall-move.c (syscall-move).
  */
 #include "scxk.h"
 
@@ -218,7 +227,10 @@ static int usage(void)
 			"       scxk prog <obj> <prog> load|run|refuse <kfunc>\n"
 			"       scxk freplace <target obj> <ext obj> <ext prog> <function> load|refuse <kfunc> <op>|timer:<op>|-\n"
 			"       scxk ext-task-cgroup <target obj> <ext obj> <secs>\n"
-			"       scxk tail-task-cgroup <obj> <secs>\n");
+			"       scxk tail-task-cgroup <obj> <secs>\n"
+			"       scxk task-cgroup-ops <obj> <secs>\n"
+			"       scxk syscall-move <obj>\n"
+			"       scxk task-cgroup-trace <obj> <message>\n");
 	return 2;
 }
 
@@ -254,6 +266,12 @@ int main(int argc, char **argv)
 		return cmd_ext_task_cgroup(argv[2], argv[3], atof(argv[4]));
 	if (!strcmp(cmd, "tail-task-cgroup") && argc == 4)
 		return cmd_tail_task_cgroup(argv[2], atof(argv[3]));
+	if (!strcmp(cmd, "task-cgroup-ops") && argc == 4)
+		return cmd_task_cgroup_ops(argv[2], atof(argv[3]));
+	if (!strcmp(cmd, "syscall-move") && argc == 3)
+		return cmd_syscall_move(argv[2]);
+	if (!strcmp(cmd, "task-cgroup-trace") && argc == 4)
+		return cmd_task_cgroup_trace(argv[2], argv[3]);
 	if (!strcmp(cmd, "prog") && argc == 6)
 		return cmd_prog(argv[2], argv[3], argv[4], argv[5]);
 	return usage();

@@ -108,5 +108,8 @@ int cmd_freplace(const char *tgt_path, const char *ext_path, const char *ext_pro
 		 const char *func, const char *expect, const char *kfunc, const char *op);
 int cmd_ext_task_cgroup(const char *tgt_path, const char *ext_path, double secs);
 int cmd_tail_task_cgroup(const char *path, double secs);
+int cmd_task_cgroup_ops(const char *path, double secs);
+int cmd_syscall_move(const char *path);
+int cmd_task_cgroup_trace(const char *path, const char *msg);
 
 #endif /* SCXK_H */
