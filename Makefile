@@ -264,57 +264,17 @@ initramfs: payload
 # differential a reviewer asks for). Each prints its own KTAP report; the
 # last line sums them. KERNELS=patched runs one.
 KERNELS ?= core full baseline
+# What scripts/check.sh and scripts/repro-each-kernel.sh get from here: the
+# kernels, and check-one's run directory with @K@ for the kernel (run_dir,
+# spelled once above). MAKE='$(MAKE)' is spelled in each recipe line
+# itself: only there does make see a recursive make (jobserver, make -n).
+CHECK_ENV = CHECK_KERNELS='$(KERNELS)' CHECK_VARIANTS='$(VARIANTS)' \
+	CHECK_RUN_DIR='$(call run_dir,@K@,$(DEBUG),$(BENCH))' \
+	CHECK_DEBUG=$(if $(call yes,$(DEBUG)),1) \
+	SCHED_LOAD='$(SCHED_LOAD)' T='$(T)' KEEP_RUNS='$(KEEP_RUNS)' LOG_DIR='$(LOG_DIR)'
 check:
 	$(NEEDS) build guest lint $(TREE_PKGS)
-	@set -o pipefail; rc=0; sums=$$(mktemp); gsums=$$(mktemp); hsums=$$(mktemp); trap 'rm -f $$sums $$gsums $$hsums' EXIT; \
-	case "$(SCHED_LOAD)" in quick|full|off) ;; \
-	*) echo "ERROR: SCHED_LOAD: unknown mode '$(SCHED_LOAD)' (quick|full|off)" >&2; exit 2 ;; esac; \
-	logs=; docs=; cdir=$(CACHE_DIR)/runs/check-$(RUN_ID); mkdir -p $$cdir; \
-	ls -1dt $(CACHE_DIR)/runs/check-2* 2>/dev/null | tail -n +$$(( $(KEEP_RUNS) + 1 )) | xargs -r rm -rf; \
-	for k in $(KERNELS); do \
-		case " $(VARIANTS) " in *" $$k "*) ;; \
-		*) echo "ERROR: KERNELS: unknown kernel '$$k' ($(VARIANTS))" >&2; exit 2 ;; esac; \
-		echo "==> check: $$k kernel" >&2; \
-		$(MAKE) --no-print-directory check-one V=$$k BASELINE= | tee -a $$sums $$gsums || rc=1; \
-		l=$(call run_dir,$$k,$(DEBUG),$(BENCH))/console.log; \
-		[ ! -f $$l ] || logs="$$logs $$l"; \
-		docs="$$docs $$k=$$(dirname $$l)/report.ktap"; \
-		[ ! -f $$(dirname $$l)/timings.tsv ] || sed "s|^|$$k/|" $$(dirname $$l)/timings.tsv >> $$cdir/timings.tsv; \
-	done; \
-	for a in $(filter-out baseline,$(KERNELS)); do \
-		[ -n "$(filter baseline,$(KERNELS))" ] || break; \
-		la=$(call run_dir,$$a,$(DEBUG),$(BENCH))/console.log; \
-		lb=$(call run_dir,baseline,$(DEBUG),$(BENCH))/console.log; \
-		[ -f $$la ] && [ -f $$lb ] || continue; \
-		echo; echo "# $$a against baseline:"; scripts/side-by-side.sh --save $$la $$lb || true; \
-	done; \
-	if [ "$(SCHED_LOAD)" != off ] && [ -n "$$logs" ]; then \
-		t=$$(dirname $$(echo $$logs | cut -d' ' -f1))/sched-load.txt; \
-		echo; echo "# sched-load per run and kernel ($$t):"; \
-		selftests/sched-load/summarize.sh $$logs > $$t || true; cat $$t; \
-		ln -sfn $$t $(LOG_DIR)/sched-load.txt; \
-	fi; \
-	if [ -n "$(call yes,$(DEBUG))" ]; then \
-		echo "==> check: the 6.12 ops.cgroup_move() deadlock, one boot per kernel" >&2; \
-		$(MAKE) --no-print-directory repro-cgroup-move | tee $$cdir/repro-cgroup-move.ktap | tee -a $$sums $$gsums || rc=1; \
-		docs="$$docs repro-cgroup-move=$$cdir/repro-cgroup-move.ktap"; \
-		echo "==> check: the 6.12 sleepable bpf_timer callback, one boot per kernel" >&2; \
-		$(MAKE) --no-print-directory repro-sleepable-timer | tee $$cdir/repro-sleepable-timer.ktap | tee -a $$sums $$gsums || rc=1; \
-		docs="$$docs repro-sleepable-timer=$$cdir/repro-sleepable-timer.ktap"; \
-	fi; \
-	echo "==> check: harness tests (tests/harness)" >&2; \
-	T=$(T) HARNESS_KERNEL=$(BZIMAGE) HARNESS_APPEND=$(KERNEL_APPEND) tests/harness/run.sh | tee $$cdir/harness.ktap | tee -a $$sums $$hsums || rc=1; \
-	docs="$$docs harness=$$cdir/harness.ktap"; \
-	sed -nE 's/^# ([A-Za-z0-9_.-]+): ([0-9]+) s$$/harness\t\1.test.sh\t\2/p' $$cdir/harness.ktap >> $$cdir/timings.tsv; \
-	scripts/ktap-nest.sh $$docs > $$cdir/report.ktap || rc=1; \
-	ln -sfn $$cdir $(CACHE_DIR)/runs/latest; \
-	echo; echo "# the whole run as one KTAP document: $$cdir/report.ktap ($(CACHE_DIR)/runs/latest), seconds per test: $$cdir/timings.tsv"; \
-	scripts/ktap-verify.sh $$cdir/report.ktap | tee -a $$sums || rc=1; \
-	echo "# kernel-side tests (guests of $(KERNELS)): $$(scripts/sum-totals.sh $$gsums || true)"; \
-	echo "# harness self-tests (host): $$(scripts/sum-totals.sh $$hsums || true)"; \
-	echo "# totals over: $(KERNELS), the harness tests and the run's own checks"; \
-	scripts/sum-totals.sh $$sums || rc=1; \
-	exit $$rc
+	@MAKE='$(MAKE)' $(CHECK_ENV) HARNESS_KERNEL=$(BZIMAGE) HARNESS_APPEND=$(KERNEL_APPEND) scripts/check.sh
 
 # The harness's own tests (tests/harness: splat detection on synthetic
 # logs; run-qemu.sh on a panicking, hanging, payload-less guest, booting the
@@ -324,25 +284,6 @@ check-harness: kernel
 	$(NEEDS) guest lint
 	@HARNESS_KERNEL=$(BZIMAGE) HARNESS_APPEND=$(KERNEL_APPEND) tests/harness/run.sh
 
-# $(call repro_each_kernel,NAME,$(MAKE)): NAME-one on each kernel of
-# KERNELS, one KTAP document per kernel (a "N passed, N failed" line added),
-# nested into one; fails unless every kernel's run passed. $(MAKE) is passed
-# in so that make sees a recursive make in the recipe line itself.
-define repro_each_kernel
-set -o pipefail; rc=0; d=$$(mktemp -d); trap 'rm -rf $$d' EXIT; docs=; \
-	for k in $(KERNELS); do \
-		case " $(VARIANTS) " in *" $$k "*) ;; \
-		*) echo "ERROR: KERNELS: unknown kernel '$$k' ($(VARIANTS))" >&2; exit 2 ;; esac; \
-		echo "==> $(1): $$k kernel" >&2; \
-		$(2) --no-print-directory $(1)-one V=$$k BASELINE= > $$d/$$k.ktap || rc=1; \
-		p=$$(grep -c '^ok ' $$d/$$k.ktap || true); f=$$(grep -c '^not ok ' $$d/$$k.ktap || true); \
-		[ $$((p + f)) -gt 0 ] || f=1; \
-		echo "$$p passed, $$f failed" >> $$d/$$k.ktap; docs="$$docs $$k=$$d/$$k.ktap"; \
-	done; \
-	scripts/ktap-nest.sh $$docs > $$d/all.ktap || rc=1; cat $$d/all.ktap; \
-	[ $$rc -eq 0 ] && case "$$(tail -n 1 $$d/all.ktap)" in *" 0 failed"*) ;; *) false ;; esac
-endef
-
 # The 6.12 bug the series' first patch fixes, reproduced in a boot of its own
 # per kernel (it hangs the unpatched guest on purpose): the baseline must
 # hang on the first cgroup move under a scheduler whose ops.cgroup_move()
@@ -351,7 +292,7 @@ endef
 # waits out its 600 s timeout). scripts/repro-cgroup-move.sh.
 .PHONY: repro-cgroup-move repro-cgroup-move-one
 repro-cgroup-move:
-	@$(call repro_each_kernel,repro-cgroup-move,$(MAKE))
+	@MAKE='$(MAKE)' $(CHECK_ENV) scripts/repro-each-kernel.sh repro-cgroup-move
 
 # The build's own output goes to stderr: stdout is the run's KTAP document
 # (a payload rebuild's lines in it broke kunit.py's reading of make check
@@ -376,7 +317,7 @@ repro-cgroup-move-one:
 # scripts/repro-sleepable-timer.sh.
 .PHONY: repro-sleepable-timer repro-sleepable-timer-one
 repro-sleepable-timer:
-	@$(call repro_each_kernel,repro-sleepable-timer,$(MAKE))
+	@MAKE='$(MAKE)' $(CHECK_ENV) scripts/repro-each-kernel.sh repro-sleepable-timer
 
 # The build's own output goes to stderr: stdout is the KTAP document. The
 # baseline's report is only predicted on the debug kernel: without DEBUG=1
