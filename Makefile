@@ -257,7 +257,8 @@ initramfs: payload
 		ov=$(RUN_DIR)/patched-runner; mkdir -p $$ov/usr/bin; \
 		install -m 0755 $(PATCHED_RUNNER) $$ov/usr/bin/runner-patched; \
 	fi; \
-	flock $(PAYLOAD).lock initramfs/build-initramfs.sh $(TREE) $(INITRD) $(PAYLOAD) $$ov
+	scripts/with-lock.sh $(PAYLOAD).lock "another run staging the $(V) payload" \
+		initramfs/build-initramfs.sh $(TREE) $(INITRD) $(PAYLOAD) $$ov
 
 # Both kernels by default: the patched one is what we test, the baseline
 # shows the same negative programs caught only at run time there (the
@@ -270,7 +271,7 @@ KERNELS ?= core full baseline
 # itself: only there does make see a recursive make (jobserver, make -n).
 CHECK_ENV = CHECK_KERNELS='$(KERNELS)' CHECK_VARIANTS='$(VARIANTS)' \
 	CHECK_RUN_DIR='$(call run_dir,@K@,$(DEBUG),$(BENCH))' \
-	CHECK_DEBUG=$(if $(call yes,$(DEBUG)),1) \
+	CHECK_DEBUG=$(if $(call yes,$(DEBUG)),1) CHECK_VERBOSE=$(if $(call yes,$(VERBOSE)),1) \
 	SCHED_LOAD='$(SCHED_LOAD)' T='$(T)' KEEP_RUNS='$(KEEP_RUNS)' LOG_DIR='$(LOG_DIR)'
 check:
 	$(NEEDS) build guest lint $(TREE_PKGS)
