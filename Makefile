@@ -13,6 +13,7 @@
 #                          summed in the last line
 #   make check-one [V=name]  one kernel variant's build, boot and report
 #   make check-harness     the harness's own tests (also run by check)
+#   make list-tests        the test names T= matches, from the last full runs
 #   make check-series [BOOT=1]   per patch: git am, checkpatch --strict,
 #                          Signed-off-by, kernel-doc, build clang+gcc, W=1
 #   make deps              install the missing host packages (the main
@@ -278,6 +279,13 @@ CHECK_ENV = CHECK_KERNELS='$(KERNELS)' CHECK_VARIANTS='$(VARIANTS)' \
 check:
 	$(NEEDS) build guest lint $(TREE_PKGS)
 	@MAKE='$(MAKE)' $(CHECK_ENV) HARNESS=$(HARNESS) HARNESS_KERNEL=$(BZIMAGE) HARNESS_APPEND=$(KERNEL_APPEND) scripts/check.sh
+
+# The names T= matches: no static list, the guest suites decide at run
+# time which tests exist, so they come from each kernel's last full report
+# and the last make check that ran every harness test (scripts/list-tests.sh).
+.PHONY: list-tests
+list-tests:
+	@scripts/list-tests.sh $(CACHE_DIR)/runs $(foreach k,$(KERNELS),$(call variant_name,$(k),$(DEBUG),$(BENCH)))
 
 # The harness's own tests (tests/harness: splat detection on synthetic
 # logs; run-qemu.sh on a panicking, hanging, payload-less guest, booting the

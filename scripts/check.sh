@@ -61,6 +61,8 @@ mkdir -p "$cdir"
 # shellcheck disable=SC2012 # run directories are named by us: no odd characters
 ls -1dt "$CACHE_DIR"/runs/check-2* 2>/dev/null | tail -n +$((KEEP_RUNS + 1)) | xargs -r rm -rf || true
 failures=$cdir/failures.txt
+# a filtered run's harness report lists only some names (make list-tests)
+[ -z "$T" ] || echo "T=$T" >"$cdir/filter"
 : >"$failures"
 start=$SECONDS
 
