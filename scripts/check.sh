@@ -90,7 +90,11 @@ for k in "${kernels[@]}"; do
 		progress_line "[$stage/$nstages] $k kernel" "$(last_totals "$out")" $((SECONDS - t0))
 		log_of=$l
 		[ -f "$log_of" ] || log_of=$out
-		[ ! -f "$d/report.ktap" ] || ktap_failures "$k" "$log_of" "$d/report.ktap" >>"$failures"
+		if [ -f "$d/report.ktap" ]; then
+			ktap_failures "$k" "$log_of" "$d/report.ktap" >>"$failures"
+		else
+			echo "  $k: no report (check-one stopped before it) -- log: $out" >>"$failures"
+		fi
 	fi
 	[ ! -f "$l" ] || logs+=("$l")
 	docs+=("$k=$d/report.ktap")
