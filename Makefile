@@ -13,6 +13,7 @@
 #                          summed in the last line
 #   make check-one [V=name]  one kernel variant's build, boot and report
 #   make check-harness     the harness's own tests (also run by check)
+#   make list-tests        the test names T= matches, from the last full runs
 #   make check-series [BOOT=1]   per patch: git am, checkpatch --strict,
 #                          Signed-off-by, kernel-doc, build clang+gcc, W=1
 #   make deps              install the missing host packages (the main
@@ -53,6 +54,8 @@
 #   T                        only tests whose suite:test name contains it
 #   A B                      make bench-compare's results directories
 #   SCHED_LOAD               quick|full|off real schedulers under load
+#   HARNESS                  quick|full: the harness tests without (the
+#                            default) or with their kernel boots
 #   SERIES KERNEL_TARBALL CACHE_DIR   inputs and where builds are cached
 #   KSRC                     your own Linux 6.12.y tree (git or plain)
 #                            instead of KERNEL_TARBALL; copied, never changed
@@ -257,91 +260,44 @@ initramfs: payload
 		ov=$(RUN_DIR)/patched-runner; mkdir -p $$ov/usr/bin; \
 		install -m 0755 $(PATCHED_RUNNER) $$ov/usr/bin/runner-patched; \
 	fi; \
-	flock $(PAYLOAD).lock initramfs/build-initramfs.sh $(TREE) $(INITRD) $(PAYLOAD) $$ov
+	scripts/with-lock.sh $(PAYLOAD).lock "another run staging the $(V) payload" \
+		initramfs/build-initramfs.sh $(TREE) $(INITRD) $(PAYLOAD) $$ov
 
 # Both kernels by default: the patched one is what we test, the baseline
 # shows the same negative programs caught only at run time there (the
 # differential a reviewer asks for). Each prints its own KTAP report; the
 # last line sums them. KERNELS=patched runs one.
 KERNELS ?= core full baseline
+# What scripts/check.sh and scripts/repro-each-kernel.sh get from here: the
+# kernels, and check-one's run directory with @K@ for the kernel (run_dir,
+# spelled once above). MAKE='$(MAKE)' is spelled in each recipe line
+# itself: only there does make see a recursive make (jobserver, make -n).
+CHECK_ENV = CHECK_KERNELS='$(KERNELS)' CHECK_VARIANTS='$(VARIANTS)' \
+	CHECK_RUN_DIR='$(call run_dir,@K@,$(DEBUG),$(BENCH))' \
+	CHECK_DEBUG=$(if $(call yes,$(DEBUG)),1) CHECK_VERBOSE=$(if $(call yes,$(VERBOSE)),1) \
+	SCHED_LOAD='$(SCHED_LOAD)' T='$(T)' KEEP_RUNS='$(KEEP_RUNS)' LOG_DIR='$(LOG_DIR)'
 check:
 	$(NEEDS) build guest lint $(TREE_PKGS)
-	@set -o pipefail; rc=0; sums=$$(mktemp); gsums=$$(mktemp); hsums=$$(mktemp); trap 'rm -f $$sums $$gsums $$hsums' EXIT; \
-	case "$(SCHED_LOAD)" in quick|full|off) ;; \
-	*) echo "ERROR: SCHED_LOAD: unknown mode '$(SCHED_LOAD)' (quick|full|off)" >&2; exit 2 ;; esac; \
-	logs=; docs=; cdir=$(CACHE_DIR)/runs/check-$(RUN_ID); mkdir -p $$cdir; \
-	ls -1dt $(CACHE_DIR)/runs/check-2* 2>/dev/null | tail -n +$$(( $(KEEP_RUNS) + 1 )) | xargs -r rm -rf; \
-	for k in $(KERNELS); do \
-		case " $(VARIANTS) " in *" $$k "*) ;; \
-		*) echo "ERROR: KERNELS: unknown kernel '$$k' ($(VARIANTS))" >&2; exit 2 ;; esac; \
-		echo "==> check: $$k kernel" >&2; \
-		$(MAKE) --no-print-directory check-one V=$$k BASELINE= | tee -a $$sums $$gsums || rc=1; \
-		l=$(call run_dir,$$k,$(DEBUG),$(BENCH))/console.log; \
-		[ ! -f $$l ] || logs="$$logs $$l"; \
-		docs="$$docs $$k=$$(dirname $$l)/report.ktap"; \
-		[ ! -f $$(dirname $$l)/timings.tsv ] || sed "s|^|$$k/|" $$(dirname $$l)/timings.tsv >> $$cdir/timings.tsv; \
-	done; \
-	for a in $(filter-out baseline,$(KERNELS)); do \
-		[ -n "$(filter baseline,$(KERNELS))" ] || break; \
-		la=$(call run_dir,$$a,$(DEBUG),$(BENCH))/console.log; \
-		lb=$(call run_dir,baseline,$(DEBUG),$(BENCH))/console.log; \
-		[ -f $$la ] && [ -f $$lb ] || continue; \
-		echo; echo "# $$a against baseline:"; scripts/side-by-side.sh --save $$la $$lb || true; \
-	done; \
-	if [ "$(SCHED_LOAD)" != off ] && [ -n "$$logs" ]; then \
-		t=$$(dirname $$(echo $$logs | cut -d' ' -f1))/sched-load.txt; \
-		echo; echo "# sched-load per run and kernel ($$t):"; \
-		selftests/sched-load/summarize.sh $$logs > $$t || true; cat $$t; \
-		ln -sfn $$t $(LOG_DIR)/sched-load.txt; \
-	fi; \
-	if [ -n "$(call yes,$(DEBUG))" ]; then \
-		echo "==> check: the 6.12 ops.cgroup_move() deadlock, one boot per kernel" >&2; \
-		$(MAKE) --no-print-directory repro-cgroup-move | tee $$cdir/repro-cgroup-move.ktap | tee -a $$sums $$gsums || rc=1; \
-		docs="$$docs repro-cgroup-move=$$cdir/repro-cgroup-move.ktap"; \
-		echo "==> check: the 6.12 sleepable bpf_timer callback, one boot per kernel" >&2; \
-		$(MAKE) --no-print-directory repro-sleepable-timer | tee $$cdir/repro-sleepable-timer.ktap | tee -a $$sums $$gsums || rc=1; \
-		docs="$$docs repro-sleepable-timer=$$cdir/repro-sleepable-timer.ktap"; \
-	fi; \
-	echo "==> check: harness tests (tests/harness)" >&2; \
-	T=$(T) HARNESS_KERNEL=$(BZIMAGE) HARNESS_APPEND=$(KERNEL_APPEND) tests/harness/run.sh | tee $$cdir/harness.ktap | tee -a $$sums $$hsums || rc=1; \
-	docs="$$docs harness=$$cdir/harness.ktap"; \
-	sed -nE 's/^# ([A-Za-z0-9_.-]+): ([0-9]+) s$$/harness\t\1.test.sh\t\2/p' $$cdir/harness.ktap >> $$cdir/timings.tsv; \
-	scripts/ktap-nest.sh $$docs > $$cdir/report.ktap || rc=1; \
-	ln -sfn $$cdir $(CACHE_DIR)/runs/latest; \
-	echo; echo "# the whole run as one KTAP document: $$cdir/report.ktap ($(CACHE_DIR)/runs/latest), seconds per test: $$cdir/timings.tsv"; \
-	scripts/ktap-verify.sh $$cdir/report.ktap | tee -a $$sums || rc=1; \
-	echo "# kernel-side tests (guests of $(KERNELS)): $$(scripts/sum-totals.sh $$gsums || true)"; \
-	echo "# harness self-tests (host): $$(scripts/sum-totals.sh $$hsums || true)"; \
-	echo "# totals over: $(KERNELS), the harness tests and the run's own checks"; \
-	scripts/sum-totals.sh $$sums || rc=1; \
-	exit $$rc
+	@MAKE='$(MAKE)' $(CHECK_ENV) HARNESS=$(HARNESS) HARNESS_KERNEL=$(BZIMAGE) HARNESS_APPEND=$(KERNEL_APPEND) scripts/check.sh
+
+# The names T= matches: no static list, the guest suites decide at run
+# time which tests exist, so they come from each kernel's last full report
+# and the last make check that ran every harness test (scripts/list-tests.sh).
+.PHONY: list-tests
+list-tests:
+	@scripts/list-tests.sh $(CACHE_DIR)/runs $(foreach k,$(KERNELS),$(call variant_name,$(k),$(DEBUG),$(BENCH)))
 
 # The harness's own tests (tests/harness: splat detection on synthetic
 # logs; run-qemu.sh on a panicking, hanging, payload-less guest, booting the
-# patched kernel). About a minute, so `make check` runs them too.
+# patched kernel). `make check` runs them too. HARNESS=quick (the default,
+# CI) leaves out their kernel boots: about 8 of their 10 minutes on the
+# shared 2 cores; HARNESS=full runs them.
+HARNESS ?= quick
+$(if $(filter quick full,$(HARNESS)),,$(error HARNESS='$(HARNESS)': want quick (the default, no kernel boots) or full))
 .PHONY: check-harness
 check-harness: kernel
 	$(NEEDS) guest lint
-	@HARNESS_KERNEL=$(BZIMAGE) HARNESS_APPEND=$(KERNEL_APPEND) tests/harness/run.sh
-
-# $(call repro_each_kernel,NAME,$(MAKE)): NAME-one on each kernel of
-# KERNELS, one KTAP document per kernel (a "N passed, N failed" line added),
-# nested into one; fails unless every kernel's run passed. $(MAKE) is passed
-# in so that make sees a recursive make in the recipe line itself.
-define repro_each_kernel
-set -o pipefail; rc=0; d=$$(mktemp -d); trap 'rm -rf $$d' EXIT; docs=; \
-	for k in $(KERNELS); do \
-		case " $(VARIANTS) " in *" $$k "*) ;; \
-		*) echo "ERROR: KERNELS: unknown kernel '$$k' ($(VARIANTS))" >&2; exit 2 ;; esac; \
-		echo "==> $(1): $$k kernel" >&2; \
-		$(2) --no-print-directory $(1)-one V=$$k BASELINE= > $$d/$$k.ktap || rc=1; \
-		p=$$(grep -c '^ok ' $$d/$$k.ktap || true); f=$$(grep -c '^not ok ' $$d/$$k.ktap || true); \
-		[ $$((p + f)) -gt 0 ] || f=1; \
-		echo "$$p passed, $$f failed" >> $$d/$$k.ktap; docs="$$docs $$k=$$d/$$k.ktap"; \
-	done; \
-	scripts/ktap-nest.sh $$docs > $$d/all.ktap || rc=1; cat $$d/all.ktap; \
-	[ $$rc -eq 0 ] && case "$$(tail -n 1 $$d/all.ktap)" in *" 0 failed"*) ;; *) false ;; esac
-endef
+	@HARNESS=$(HARNESS) HARNESS_KERNEL=$(BZIMAGE) HARNESS_APPEND=$(KERNEL_APPEND) tests/harness/run.sh
 
 # The 6.12 bug the series' first patch fixes, reproduced in a boot of its own
 # per kernel (it hangs the unpatched guest on purpose): the baseline must
@@ -351,7 +307,7 @@ endef
 # waits out its 600 s timeout). scripts/repro-cgroup-move.sh.
 .PHONY: repro-cgroup-move repro-cgroup-move-one
 repro-cgroup-move:
-	@$(call repro_each_kernel,repro-cgroup-move,$(MAKE))
+	@MAKE='$(MAKE)' $(CHECK_ENV) scripts/repro-each-kernel.sh repro-cgroup-move
 
 # The build's own output goes to stderr: stdout is the run's KTAP document
 # (a payload rebuild's lines in it broke kunit.py's reading of make check
@@ -376,7 +332,7 @@ repro-cgroup-move-one:
 # scripts/repro-sleepable-timer.sh.
 .PHONY: repro-sleepable-timer repro-sleepable-timer-one
 repro-sleepable-timer:
-	@$(call repro_each_kernel,repro-sleepable-timer,$(MAKE))
+	@MAKE='$(MAKE)' $(CHECK_ENV) scripts/repro-each-kernel.sh repro-sleepable-timer
 
 # The build's own output goes to stderr: stdout is the KTAP document. The
 # baseline's report is only predicted on the debug kernel: without DEBUG=1

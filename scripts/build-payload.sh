@@ -34,7 +34,7 @@ unset MAKELEVEL MAKEFLAGS MFLAGS MAKEOVERRIDES
 
 # The tools build in the tree; one payload build per tree at a time.
 exec 8>"$tree/.scx-payload.lock"
-flock 8
+flock -n 8 || { log "waiting for another build of this payload ($tree/.scx-payload.lock)" && flock 8; }
 
 log "payload $variant: sched_ext selftests runner"
 run_logged "$tree/.scx-selftests-build.log" \

@@ -27,6 +27,11 @@ BEGIN {
 		if (split(l, tf, "\t") == 3 && tf[3] ~ /^[0-9]+(\.[0-9]+)?$/)
 			took[tf[1] SUBSEP tf[2]] = tf[3]
 }
+function path(d,    k, p) {
+	p = ""
+	for (k = 4; k <= d; k += 4) if (open[k]) p = p (p == "" ? "" : "/") sname[k]
+	return p
+}
 function xml(s) {
 	gsub(/&/, "\\&amp;", s); gsub(/</, "\\&lt;", s); gsub(/>/, "\\&gt;", s)
 	gsub(/"/, "\\&quot;", s)
@@ -37,9 +42,22 @@ function json(s) {
 	gsub(/[\001-\037]/, " ", s)
 	return s
 }
-/^ +# Subtest: / { cur = $0; sub(/^ +# Subtest: /, "", cur); nested = 1; next }
+# The suite of a test is the path of the subtests it is in ("core/selftests"
+# in make check'"'"'s whole-run document); a subtest'"'"'s "# Subtest:" line is
+# indented as its tests are, its own result line 4 columns less.
+/^ +# Subtest: / {
+	d = match($0, /[^ ]/) - 1
+	sname[d] = $0; sub(/^ +# Subtest: /, "", sname[d]); open[d] = 1
+	for (k in open) if (k + 0 > d) delete open[k]
+	cur = path(d)
+	next
+}
 # a suite'"'"'s own line (after its subtests) only closes it
-nested && /^(not )?ok [0-9]+ / { next }
+/^ *(not )?ok [0-9]+ / && open[match($0, /[^ ]/) + 3] {
+	delete open[match($0, /[^ ]/) + 3]
+	cur = path(match($0, /[^ ]/) - 1)
+	next
+}
 /^ *(not )?ok [0-9]+ / {
 	line = $0
 	sub(/^ +/, "", line)

@@ -100,4 +100,19 @@ print(len(t), sum(x["result"] == "pass" for x in t), sum(x["result"] == "fail" f
 echo "# summary.json: tests, pass, fail, skip (counted; declared): $js"
 check json-totals "summary.json: $js; report: $p $f $s" \
 	test "$js" = "$((p + f + s)) $p $f $s $p $f $s"
+# make check's whole-run JUnit and JSON: the tests of the nested document
+# (kernel -> suite -> test), each in its kernel's suite, the suites' own
+# lines not counted as tests.
+"$top/scripts/ktap-convert.sh" json check /dev/null <"$tmp/run.ktap" >"$tmp/run.json"
+rs=$(python3 -c 'import sys, json
+d = json.load(open(sys.argv[1]))
+print(len(d["tests"]), d["passed"], d["failed"], d["skipped"], " ".join(sorted(set(t["suite"] for t in d["tests"]))))' "$tmp/run.json" || true)
+check json-whole-run "whole-run summary.json: $rs" \
+	test "$rs" = "$((2 * (p + f + s))) $((2 * p)) $((2 * f)) $((2 * s)) baseline/host baseline/one baseline/three baseline/two patched/host patched/one patched/three patched/two"
+"$top/scripts/ktap-convert.sh" junit check /dev/null <"$tmp/run.ktap" >"$tmp/run.xml"
+rj=$(python3 -c 'import sys, xml.etree.ElementTree as E
+r = E.parse(sys.argv[1]).getroot()
+print(len(r.findall("./testsuite/testcase")), r.get("failures"), r.get("skipped"))' "$tmp/run.xml" || true)
+check junit-whole-run "whole-run junit.xml: cases, failures, skipped $rj" \
+	test "$rj" = "$((2 * (p + f + s))) $((2 * f)) $((2 * s))"
 done_testing

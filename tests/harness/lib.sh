@@ -20,3 +20,10 @@ check() { # check NAME WHY CMD...: ok if CMD succeeds
 	if "$@"; then ok "$name"; else not_ok "$name" "$why"; fi
 }
 done_testing() { [ "$_failed" -eq 0 ]; }
+# no_boot NAME WHAT: under HARNESS=quick (run.sh sets HARNESS_NO_BOOT=1),
+# report the checks that boot a kernel as one skip and succeed; else fail,
+# so that `no_boot ... && { done_testing; exit; }` runs them
+no_boot() {
+	[ -n "${HARNESS_NO_BOOT:-}" ] || return 1
+	skip "$1" "HARNESS=full: $2 (make check HARNESS=full)"
+}
