@@ -5,16 +5,18 @@
 #
 # The "scx" suite for the guest: the BPF side of the production sched_ext
 # schedulers of sched-ext/scx v1.0.8 (the release for 6.12), compiled on
-# the host, and a static veristat to verify them in the guest.
+# the host, and a static loader to verify them in the guest.
 # <outdir> gets:
 #
 #   run-guest.sh       guest entry point (busybox sh)
+#   run-sched.sh       guest: one C scheduler run briefly under load
 #   expected.txt       per object and program, the baseline kernel's verdict
 #   not-built.txt      schedulers that did not build here, with the reason
 #   kconfig            the tree's .config, for libbpf's __kconfig externs
 #   <name>.bpf.o       one object per scheduler (scx_simple, scx_lavd, ...)
-#   bin/veristat       static, from <tree> (scripts/build-veristat.sh)
-#   bin/bpf-loadall    static: one load of a whole object (bpf-loadall.c)
+#   bin/scx_<name>     static: the C schedulers' own loaders (scheds/c)
+#   bin/bpf-loadall    static: every program's verdict from as few whole-object
+#                      loads as possible (bpf-loadall.c)
 #   build-info.txt     tarball checksum, compiler, flags: for the record
 #
 # The scx sources come from $SCX_TARBALL (default
@@ -25,9 +27,10 @@
 # same flags, include dirs and link steps, but with clang-19 and our own
 # libbpf linker (bpf-link.c) instead of bpftool / libbpf-rs.
 #
-# <tree> is only read: it gives libbpf (headers and the static library)
-# and veristat.c; the objects use the tarball's own vmlinux.h, the one
-# these schedulers were written against. [variant] is only recorded.
+# <tree> is only read: it gives libbpf (headers and the static library,
+# built by scripts/build-veristat.sh, which bench/veristat.sh shares); the
+# objects use the tarball's own vmlinux.h, the one these schedulers were
+# written against. [variant] is only recorded.
 # Intermediates: $SCX_SUITE_BUILD_DIR, default
 # $CACHE_DIR/scx-suite-build/<tree's basename>.
 # Environment: SCX_TARBALL, SCX_SUITE_BUILD_DIR, CLANG (clang-19).
@@ -92,8 +95,7 @@ objcopy -W bpf_linker__new -W bpf_linker__add_file -W bpf_linker__finalize \
 	-W bpf_linker__free "$libbpf" "$b/libbpf-weak-linker.a"
 nice -n 10 gcc -O2 -Wall -I"$libbpf_inc" "$here/bpf-link.c" "$b/linker.o" "$b/libbpf-weak-linker.a" \
 	-lelf -lz -lzstd -o "$b/bpf-link"
-# The guest's one-load-per-object loader (bpf-loadall.c), static like
-# veristat and against the same libbpf.
+# The guest's loader (bpf-loadall.c), static, against the same libbpf.
 nice -n 10 gcc -O2 -Wall -static -I"$libbpf_inc" -I"$ksrc/tools/include/uapi" "$here/bpf-loadall.c" "$libbpf" \
 	-lelf -lz -lzstd -o "$b/bpf-loadall"
 
@@ -177,14 +179,41 @@ for d in "$scx"/scheds/rust/*/src/bpf; do
 done
 [ "${#built[@]}" -gt 0 ] || die "scx: no scheduler built"
 
+# The C schedulers' own user-space loaders (scheds/c/<name>.c), to run them
+# under load in the guest: a skeleton of the linked object from the tree's
+# bpftool (meson: bpftool gen skeleton), compiled statically against the
+# same libbpf. A loader that does not build is listed in not-built.txt:
+# its object then fails in the guest (the baseline ran it).
+bpftool=$ksrc/tools/bpf/bpftool/bpftool
+mkdir -p "$b/user"
+runnable=()
+for s in "$scx"/scheds/c/*.c; do
+	case "$s" in *.bpf.c) continue ;; esac
+	n=$(basename "$s" .c)
+	[ -e "$o/$n.bpf.o" ] || continue
+	log "scx: $n (scheds/c user space)"
+	if [ ! -x "$bpftool" ]; then
+		not_built "$n" "no $bpftool for its skeleton (make payload builds it)"
+	elif ! "$bpftool" gen skeleton "$o/$n.bpf.o" name "$n" >"$b/user/$n.bpf.skel.h" 2>>"$o/$n.log"; then
+		not_built "$n" "bpftool gen skeleton failed"
+	elif ! nice -n 10 gcc -O2 -Wall -static -I"$b/user" -I"$libbpf_inc" \
+		-I"$scx/scheds/include" -I"$scx/scheds/include/arch/x86" -I"$scx/lib/include" \
+		"$s" "$libbpf" -lelf -lz -lzstd -lpthread -lm -o "$b/user/$n" >>"$o/$n.log" 2>&1; then
+		not_built "$n" "its loader scheds/c/$n.c does not compile"
+	else
+		runnable+=("$n")
+	fi
+done
+
 # 4. The guest's directory.
 rm -rf "$out"
 mkdir -p "$out/bin"
-install -m 0755 "$b/veristat/bin/veristat" "$out/bin/veristat"
 install -m 0755 "$b/bpf-loadall" "$out/bin/bpf-loadall"
-strip "$out/bin/veristat" "$out/bin/bpf-loadall"
+strip "$out/bin/bpf-loadall"
 for n in "${built[@]}"; do install -m 0644 "$o/$n.bpf.o" "$out/$n.bpf.o"; done
-install -m 0755 "$here/run-guest.sh" "$out/run-guest.sh"
+for n in "${runnable[@]}"; do install -m 0755 "$b/user/$n" "$out/bin/$n"; done
+strip "${runnable[@]/#/$out/bin/}"
+install -m 0755 "$here/run-guest.sh" "$here/run-sched.sh" "$out/"
 install -m 0644 "$here/expected.txt" "$out/expected.txt"
 install -m 0644 "$b/not-built.txt" "$out/not-built.txt"
 # The kernel's config for libbpf's __kconfig externs (the guest kernel has
@@ -196,4 +225,4 @@ install -m 0644 "$ksrc/.config" "$out/kconfig"
 	echo "clang $("$CLANG" --version | head -n 1)"
 	echo "cflags ${cflags[*]}" | sed "s|$scx|<scx>|g; s|$libbpf_inc|<libbpf>|g"
 } >"$out/build-info.txt"
-log "scx: ${#built[@]} objects (${built[*]}), $(wc -l <"$b/not-built.txt") not built -> $out"
+log "scx: ${#built[@]} objects (${built[*]}), ${#runnable[@]} C loaders, $(wc -l <"$b/not-built.txt") not built -> $out"

@@ -2,22 +2,28 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The "scx" suite in the guest (busybox sh): each production scheduler's
-# BPF object next to this script is loaded, every program's verdict
-# compared with expected.txt, the baseline kernel's. A whole object is
-# loaded once (bin/bpf-loadall); if that fails, veristat verifies each
-# program on its own (its default, as BPF CI runs it) to tell which ones
-# fail. One KTAP line per object, "ok N scx:<scheduler>"; a "# "
-# diagnostic names each program whose verdict differs (and shows the end
+# BPF object next to this script is loaded by bin/bpf-loadall (every
+# program verified, a refused one left out and the rest loaded again; see
+# bpf-loadall.c), and every program's verdict compared with expected.txt,
+# the baseline kernel's. One KTAP line per object, "ok N scx:<scheduler>";
+# a "# " diagnostic names each program whose verdict differs (with the end
 # of its verifier log), or that was flaky on the baseline (reported, not
-# counted), and how the object was loaded.
+# counted). An object whose loads take longer than the cap
+# (scx.scx_timeout=SECONDS, default 300) is "not ok ... # timeout".
 #
 # Every verdict also goes to stderr (the console) as
-# "SCX-VERDICT <rep> <object> <program> <verdict>": gen-expected.sh makes
-# expected.txt from these. scx.scx_reps=N on the kernel command line loads
-# each object N times (default 1; the results compare the first run, and a
-# verdict that changes between runs is reported as a diagnostic).
+# "SCX-VERDICT <rep> <object> <program> <verdict> <insns>": gen-expected.sh
+# makes expected.txt from these. A load that fails outside any program
+# (a map, BTF, kconfig) is the verdict "failure" of the pseudo-program
+# "-object-". scx.scx_reps=N on the kernel command line loads each object
+# N times (default 1; the results compare the first run, and a verdict
+# that changes between runs is reported as a diagnostic).
+#
+# A C scheduler whose user-space loader build.sh built (bin/<scheduler>)
+# is also run briefly under load after its object's verdicts
+# (run-sched.sh): its run verdict (enabled, not-enabled, ejected, stuck)
+# is the pseudo-program "-run-", compared like the others.
 dir=$(cd "$(dirname "$0")" && pwd)
-veristat=$dir/bin/veristat
 expected=$dir/expected.txt
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -27,10 +33,14 @@ if [ -r /scx/ktap.sh ]; then
 else
 	scx_t_wants() { return 0; } # selftests/dev/boot.sh has no /scx
 fi
-reps=1
+# The cap: scx.scx_timeout= on the command line, else SCX_OBJ_TIMEOUT (tests).
+reps=1 cap=${SCX_OBJ_TIMEOUT:-300}
 read -r cmdline </proc/cmdline
 for arg in $cmdline; do
-	case "$arg" in scx.scx_reps=[1-9]*) reps=${arg#scx.scx_reps=} ;; esac
+	case "$arg" in
+	scx.scx_reps=[1-9]*) reps=${arg#scx.scx_reps=} ;;
+	scx.scx_timeout=[1-9]*) cap=${arg#scx.scx_timeout=} ;;
+	esac
 done
 
 # libbpf resolves the schedulers' __kconfig externs (CONFIG_HZ,
@@ -69,28 +79,40 @@ for o in $objs; do
 	i=$((i + 1))
 	start=$(cut -d' ' -f1 /proc/uptime)
 	: >"$tmp/verdicts"
+	: >"$tmp/load1.err"
+	timedout=
 	if [ ! -e "$dir/$o" ]; then
 		why=$(awk -v n="${o%.bpf.o}" '$1 == n { $1 = ""; print }' "$dir/not-built.txt" 2>/dev/null)
 		echo "# $name: not in the payload (not built:${why:- no reason recorded})"
 	else
 		r=1 loads=
-		while [ "$r" -le "$reps" ]; do
-			# One load of the whole object first: if everything
-			# verifies, that is every program's verdict. Otherwise
-			# veristat, one program per load, says which ones fail.
-			if "$dir/bin/bpf-loadall" "$dir/$o" >"$tmp/veristat.csv" 2>"$tmp/veristat.err"; then
-				loads="$loads whole"
-			else
-				loads="$loads per-program"
-				"$veristat" -q -o csv -e file,prog,verdict "$dir/$o" >"$tmp/veristat.csv" 2>"$tmp/veristat.err" ||
-					echo "# $name: veristat exited $? (run $r): $(tail -n 3 "$tmp/veristat.err" | tr '\n' ' ')"
+		while [ "$r" -le "$reps" ] && [ -z "$timedout" ]; do
+			rc=0
+			timeout "$cap" "$dir/bin/bpf-loadall" "$dir/$o" >"$tmp/load.csv" 2>"$tmp/load.err" || rc=$?
+			case $rc in
+			0) ;;
+			1)	echo "# $name: no program verdicts (run $r): $(grep -v '^ *$' "$tmp/load.err" | tail -n 3 | tr '\n' ' ')"
+				echo "$o,-object-,failure,0" >"$tmp/load.csv" ;;
+			124 | 137 | 143) timedout=$cap ;; # coreutils' timeout says 124, busybox's 143
+			*)	echo "# $name: bpf-loadall exited $rc (run $r)"
+				: >"$tmp/load.csv" ;;
+			esac
+			loads="$loads $(grep -c "' refused (" "$tmp/load.err")"
+			[ "$r" = 1 ] && cp "$tmp/load.err" "$tmp/load1.err"
+			awk -F, -v r="$r" 'NF >= 3 { print r, $1, $2, $3, ($4 == "" ? 0 : $4) }' \
+				"$tmp/load.csv" >>"$tmp/verdicts"
+			# A C scheduler's own loader, run under load: the verdict of
+			# the pseudo-program "-run-" (run-sched.sh).
+			if [ -x "$dir/bin/${o%.bpf.o}" ] && [ -z "$timedout" ]; then
+				v=$(sh "$dir/run-sched.sh" "$dir/bin/${o%.bpf.o}" 2>"$tmp/run.diag")
+				[ "$r" = 1 ] && cat "$tmp/run.diag"
+				echo "$r $o -run- ${v:-none} 0" >>"$tmp/verdicts"
 			fi
-			awk -F, -v r="$r" '$1 != "file_name" && NF >= 3 { print r, $1, $2, $3 }' \
-				"$tmp/veristat.csv" >>"$tmp/verdicts"
 			r=$((r + 1))
 		done
 		sed 's/^/SCX-VERDICT /' "$tmp/verdicts" >&2
-		echo "# $name: loaded:$loads"
+		echo "# $name: programs refused per run:$loads; instructions verified: $(awk '$1 == 1 { n += $5 } END { print n + 0 }' "$tmp/verdicts")"
+		[ -z "$timedout" ] || echo "# $name: timeout: the load took longer than ${timedout} s (scx.scx_timeout=)"
 	fi
 	# Compare run 1 with the expected list; programs that changed between
 	# runs, flaky ones and every mismatch become diagnostics, and each
@@ -99,6 +121,7 @@ for o in $objs; do
 	awk -v o="$o" -v name="$name" -v v="$tmp/verdicts" '
 	FILENAME == v {
 		if ($1 == 1) got[$3] = $4
+		else if (!($3 in got)) changed[$3] = 1
 		else if (got[$3] != $4) changed[$3] = 1
 		next
 	}
@@ -113,7 +136,7 @@ for o in $objs; do
 			if (want[p] == "flaky") {
 				printf "# %s: %s: flaky on the baseline (%s), %s here: not counted\n", name, p, note[p], (p in got) ? got[p] : "not verified"
 			} else if (!(p in got)) {
-				printf "# %s: %s: expected %s, not verified (missing from veristat output)\n", name, p, want[p]
+				printf "# %s: %s: expected %s, not verified (missing from the loader output)\n", name, p, want[p]
 				bad++
 			} else if (got[p] != want[p]) {
 				printf "# %s: %s: expected %s, got %s\n", name, p, want[p], got[p]
@@ -128,17 +151,29 @@ for o in $objs; do
 		exit (bad > 0)
 	}' "$tmp/verdicts" "$expected" >"$tmp/diag"
 	ok=$?
-	[ -e "$dir/$o" ] || ok=1
+	[ -e "$dir/$o" ] && [ -z "$timedout" ] || ok=1
+	# A part that did not build (the object, or a C scheduler's loader)
+	# fails the object, whatever the verdicts say.
+	why=$(awk -v n="${o%.bpf.o}" '$1 == n { $1 = ""; print }' "$dir/not-built.txt" 2>/dev/null)
+	if [ -n "$why" ] && [ -e "$dir/$o" ]; then
+		echo "# $name: not built:$why"
+		ok=1
+	fi
 	grep -v '^MISMATCH ' "$tmp/diag"
-	# Why a verdict differs: the end of that program's verifier log.
+	# Why a verdict differs: the end of that program's verifier log, which
+	# libbpf printed when the kernel refused it (none for a program that
+	# now loads).
 	sed -n 's/^MISMATCH //p' "$tmp/diag" | while read -r p; do
-		"$veristat" -v -f "$o/$p" "$dir/$o" 2>&1 | grep -v '^$' | tail -n 15 | sed "s|^|# $name: $p: |"
+		awk -v b="prog '$p': -- BEGIN PROG LOAD LOG --" '
+			index($0, b) { on = 1; next }
+			on && /-- END PROG LOAD LOG --/ { exit }
+			on && NF' "$tmp/load1.err" | tail -n 15 | sed "s|^|# $name: $p: |"
 	done
 	echo "# time: $name $(awk -v s="$start" '{ printf "%.2f", $1 - s }' /proc/uptime)"
 	if [ "$ok" = 0 ]; then
 		echo "ok $i $name"
 	else
-		echo "not ok $i $name"
+		echo "not ok $i $name${timedout:+ # timeout after $timedout s}"
 		failed=$((failed + 1))
 	fi
 done

@@ -24,31 +24,26 @@ if ! command -v busybox >/dev/null; then
 	exit
 fi
 
-# A payload dir as build.sh makes it, with a fake veristat: the CSV of
-# object NAME.bpf.o is $FAKE/NAME.csv ("prog,verdict" lines); -v -f prints
-# a verifier log naming the program.
+# A payload dir as build.sh makes it, with a fake loader: object
+# NAME.bpf.o's verdicts are $FAKE/NAME.csv ("prog,verdict" lines); each
+# failure gets a libbpf-style verifier log on stderr, as bpf-loadall
+# passes it on. "SLEEP" as the first line: a load that never ends; "OBJ"
+# the first line: a load that fails outside any program.
 p=$tmp/payload
 mkdir -p "$p/bin"
 cp "$s/run-guest.sh" "$p/"
-cat >"$p/bin/veristat" <<'EOF'
-#!/bin/sh
-if [ "$1" = -v ]; then
-	echo "fake verifier log for $3: R1 invalid mem access 'scalar'"
-	exit 0
-fi
-for last; do :; done
-n=$(basename "$last" .bpf.o)
-echo "file_name,prog_name,verdict"
-sed "s/^/$n.bpf.o,/" "$FAKE/$n.csv"
-EOF
-chmod +x "$p/bin/veristat"
-# The whole-object loader: succeeds only if every canned verdict is
-# success (as a real load would), printing them; else exits 1.
 cat >"$p/bin/bpf-loadall" <<'EOF'
 #!/bin/sh
 n=$(basename "$1" .bpf.o)
-! grep -qv ',success$' "$FAKE/$n.csv" || exit 1
-sed "s/^/$n.bpf.o,/" "$FAKE/$n.csv"
+case $(head -n 1 "$FAKE/$n.csv") in
+SLEEP) exec sleep 30 ;;
+OBJ) echo "libbpf: map 'x': failed to create: -22" >&2 && exit 1 ;;
+esac
+grep ',failure$' "$FAKE/$n.csv" | while IFS=, read -r prog _; do
+	printf "libbpf: prog '%s': -- BEGIN PROG LOAD LOG --\n0: R1=ctx()\nfake verifier log for %s: R1 invalid mem access 'scalar'\n-- END PROG LOAD LOG --\n" "$prog" "$prog" >&2
+	echo "bpf-loadall: $n.bpf.o: '$prog' refused (-13); loading the rest again" >&2
+done
+sed "s/^/$n.bpf.o,/; s/\$/,42/" "$FAKE/$n.csv"
 EOF
 chmod +x "$p/bin/bpf-loadall"
 cat >"$p/expected.txt" <<'EOF'
@@ -67,7 +62,7 @@ EOF
 # its exit status in $tmp/CASE.rc.
 run() {
 	local rc=0
-	FAKE=$tmp/$1 busybox sh "$p/run-guest.sh" >"$tmp/$1.out" 2>"$tmp/$1.err" || rc=$?
+	FAKE=$tmp/$1 SCX_OBJ_TIMEOUT=${SCX_OBJ_TIMEOUT:-300} busybox sh "$p/run-guest.sh" >"$tmp/$1.out" 2>"$tmp/$1.err" || rc=$?
 	echo "$rc" >"$tmp/$1.rc"
 	sed 's/^/# '"$1"': /' "$tmp/$1.out"
 }
@@ -90,7 +85,7 @@ check same-ok-lines "want 'ok 1 scx:scx_a' and 'ok 2 scx:scx_b'" \
 check flaky-reported-not-counted "no '# scx:scx_b: b_tick: flaky on the baseline' line" \
 	grep -q '^# scx:scx_b: b_tick: flaky on the baseline .*failure here: not counted$' "$tmp/same.out"
 check verdicts-on-stderr "no SCX-VERDICT lines for gen-expected.sh" \
-	grep -qx 'SCX-VERDICT 1 scx_a.bpf.o a_init success' "$tmp/same.err"
+	grep -qx 'SCX-VERDICT 1 scx_a.bpf.o a_init success 42' "$tmp/same.err"
 
 # 2. The series refuses what the baseline verified: that object fails,
 #    names the program and shows its verifier log; the other stays ok.
@@ -102,10 +97,10 @@ check refused-not-ok "want 'not ok 1 scx:scx_a', 'ok 2 scx:scx_b'" \
 	bash -c 'grep -qx "not ok 1 scx:scx_a" "$1" && grep -qx "ok 2 scx:scx_b" "$1"' _ "$tmp/refused.out"
 check refused-names-program "no 'a_enqueue: expected success, got failure'" \
 	grep -q '^# scx:scx_a: a_enqueue: expected success, got failure$' "$tmp/refused.out"
-check load-paths "want scx_a loaded per program (a refusal), scx_b whole (all verify)" \
-	bash -c 'grep -qx "# scx:scx_a: loaded: per-program" "$1" && grep -qx "# scx:scx_b: loaded: whole" "$1"' _ "$tmp/refused.out"
-check refused-shows-log "no verifier log line for a_enqueue" \
-	grep -q "^# scx:scx_a: a_enqueue: fake verifier log for scx_a.bpf.o/a_enqueue" "$tmp/refused.out"
+check refusals-counted "want 2 refusals in scx_a, none in scx_b" \
+	bash -c 'grep -q "^# scx:scx_a: programs refused per run: 2;" "$1" && grep -q "^# scx:scx_b: programs refused per run: 0;" "$1"' _ "$tmp/refused.out"
+check refused-shows-log "no verifier log line for a_enqueue (only for it)" \
+	bash -c 'grep -q "^# scx:scx_a: a_enqueue: fake verifier log for a_enqueue" "$1" && ! grep -q "a_fentry: fake" "$1"' _ "$tmp/refused.out"
 
 # 3. Loads where the baseline refused: a difference too (same, not green).
 fake newly scx_a a_init,success a_enqueue,success a_fentry,success
@@ -114,7 +109,7 @@ run newly
 check newly-loading-fails "want 'not ok 1 scx:scx_a' and a_fentry named" \
 	bash -c 'grep -qx "not ok 1 scx:scx_a" "$1" && grep -q "a_fentry: expected failure, got success" "$1"' _ "$tmp/newly.out"
 
-# 4. A program missing from veristat's output, one not in the list.
+# 4. A program missing from the loader's output, one not in the list.
 fake shape scx_a a_init,success a_fentry,failure
 fake shape scx_b b_init,success b_tick,success b_new,success
 run shape
@@ -136,7 +131,19 @@ check unbuilt-fails "exit $(rc_of unbuilt); want 1..3, not ok scx:scx_b and scx:
 		grep -q "scx:scx_b: not in the payload (not built: clang failed on src/bpf/main.bpf.c)" "$1" && [ "$2" != 0 ]' \
 	_ "$tmp/unbuilt.out" "$(rc_of unbuilt)"
 
-# 6. gen-expected.sh: two runs that disagree make "flaky"; one run is
+# 6. A load that never ends is cut at the cap and fails as a timeout; a
+#    load that fails outside any program is the pseudo-program -object-.
+fake slow scx_a SLEEP
+fake slow scx_b OBJ
+: >"$p/scx_b.bpf.o"
+: >"$p/not-built.txt"
+SCX_OBJ_TIMEOUT=1 run slow
+check timeout-not-ok "want 'not ok 1 scx:scx_a # timeout after 1 s'" \
+	grep -qx "not ok 1 scx:scx_a # timeout after 1 s" "$tmp/slow.out"
+check object-failure-is-a-verdict "want -object- failure in the SCX-VERDICT lines and scx_b not ok" \
+	bash -c 'grep -qx "SCX-VERDICT 1 scx_b.bpf.o -object- failure 0" "$1" && grep -qx "not ok 2 scx:scx_b" "$2"' _ "$tmp/slow.err" "$tmp/slow.out"
+
+# 7. gen-expected.sh: two runs that disagree make "flaky"; one run is
 #    refused (flakiness could not be seen).
 printf '%s\n' "junk" "SCX-VERDICT 1 x.bpf.o p success" "SCX-VERDICT 1 x.bpf.o q failure" \
 	"SCX-VERDICT 2 x.bpf.o p success" "SCX-VERDICT 2 x.bpf.o q success" >"$tmp/base.log"
@@ -144,17 +151,17 @@ rc=0
 "$s/gen-expected.sh" "$tmp/base.log" >"$tmp/gen.txt" 2>"$tmp/gen.err" || rc=$?
 check gen-expected-flaky "exit $rc; got: $(grep -v '^#' "$tmp/gen.txt" | paste -sd'|' -)" \
 	bash -c '[ "$1" = 0 ] && grep -qx "x.bpf.o p success" "$2" &&
-		grep -qx "x.bpf.o q flaky # success 1, failure 1, missing 0 of 2 runs" "$2"' _ "$rc" "$tmp/gen.txt"
+		grep -qx "x.bpf.o q flaky # failure 1, success 1, missing 0 of 2 runs" "$2"' _ "$rc" "$tmp/gen.txt"
 grep -v ' 2 ' "$tmp/base.log" >"$tmp/one.log"
 rc=0
 "$s/gen-expected.sh" "$tmp/one.log" >/dev/null 2>"$tmp/one.err" || rc=$?
 check gen-expected-wants-two-runs "exit $rc: $(cat "$tmp/one.err")" \
 	bash -c '[ "$1" != 0 ] && grep -q "want at least 2" "$2"' _ "$rc" "$tmp/one.err"
 
-# 7. The committed list: OBJECT PROGRAM VERDICT lines only, and its objects
+# 8. The committed list: OBJECT PROGRAM VERDICT lines only, and its objects
 #    are the schedulers build.sh makes (scheds/c and the Rust src/bpf dirs
 #    of the tarball, as its README lists them).
-bad=$(grep -v '^#' "$s/expected.txt" | awk 'NF < 3 || $1 !~ /\.bpf\.o$/ || $3 !~ /^(success|failure|flaky)$/ || (NF > 3 && $4 != "#")')
+bad=$(grep -v '^#' "$s/expected.txt" | awk 'NF < 3 || $1 !~ /\.bpf\.o$/ || $3 !~ /^(success|failure|skipped|flaky|enabled|not-enabled|ejected|stuck)$/ || (NF > 3 && $4 != "#")')
 check expected-well-formed "bad lines: $bad" test -z "$bad"
 objs=$(grep -v '^#' "$s/expected.txt" | awk '{ print $1 }' | sort -u | paste -sd' ' -)
 want="scx_bpfland.bpf.o scx_central.bpf.o scx_flash.bpf.o scx_flatcg.bpf.o scx_lavd.bpf.o scx_layered.bpf.o scx_mitosis.bpf.o scx_nest.bpf.o scx_pair.bpf.o scx_qmap.bpf.o scx_rusty.bpf.o scx_sdt.bpf.o scx_simple.bpf.o scx_userland.bpf.o"
