@@ -93,9 +93,8 @@ elif [ -e "$hook" ]; then
 	warn "$hook exists but is not executable; not building sched-load"
 fi
 
-# The production schedulers' BPF (sched-ext/scx) under veristat
-# (selftests/scx), packed at /scx-suite; intermediates in the tree's dot
-# dir, like sched-load's.
+# The production schedulers of sched-ext/scx (selftests/scx), packed at
+# /scx-suite; intermediates in the tree's dot dir, like sched-load's.
 hook="$repo/selftests/scx/build.sh"
 if [ -x "$hook" ]; then
 	log "payload $variant: scx suite ($hook)"

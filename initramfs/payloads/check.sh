@@ -66,8 +66,8 @@ if [ -x /selftests/run-guest.sh ]; then
 else
 	missing selftests /selftests/run-guest.sh
 fi
-# The production schedulers' BPF (sched-ext/scx) verified by veristat,
-# each verdict compared with the baseline's (selftests/scx).
+# The production schedulers of sched-ext/scx: every BPF program loaded, the
+# C schedulers run, each verdict compared with the baseline's (selftests/scx).
 if [ -x /scx-suite/run-guest.sh ]; then
 	run_suite scx /scx-suite/run-guest.sh
 else

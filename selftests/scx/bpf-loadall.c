@@ -143,6 +143,15 @@ int main(int argc, char **argv)
 			bpf_program__set_autoload(prog, keep);
 			if (!keep)
 				drop_from_struct_ops(obj, prog);
+			/*
+			 * The verifier's statistics and messages, not its
+			 * instruction trace: with log level 0, libbpf loads
+			 * a refused program a second time at level 1 to
+			 * show why, and at level 1 the verifier prints
+			 * every instruction it walks (layered_dump's 1M
+			 * twice). Level 4 still has the error message.
+			 */
+			bpf_program__set_log_level(prog, 4);
 		}
 		fix_maps(obj);
 		failed_at[0] = '\0';

@@ -113,97 +113,119 @@ cflags=(-g -O2 -Wall -Wno-compare-distinct-pointer-types -D__TARGET_ARCH_x86
 	-I"$scx/scheds/include/bpf-compat" -I"$scx/lib/include")
 
 o=$b/obj
-rm -rf "$o"
-mkdir -p "$o"
-: >"$b/not-built.txt"
-built=()
-# not_built NAME REASON: listed, never silently dropped; the log says more.
-not_built() {
-	warn "scx: $1 not built: $2 (log: $o/$1.log)"
-	echo "$1 $2" >>"$b/not-built.txt"
-}
-# cc NAME SRC OBJ: one compilation unit, its messages in NAME's log.
-cc() {
-	echo "+ $CLANG ${cflags[*]} -c $2 -o $3" >>"$o/$1.log"
-	nice -n 10 "$CLANG" "${cflags[@]}" -c "$2" -o "$3" >>"$o/$1.log" 2>&1
-}
-
-# The library the C schedulers are linked with (meson: lib/ -> scx_lib).
-log "scx: lib (sdt_task)"
-if ! cc lib "$scx/lib/sdt_task.bpf.c" "$o/sdt_task.bpf.o" ||
-	! "$b/bpf-link" "$o/lib.bpf.o" "$o/sdt_task.bpf.o" >>"$o/lib.log" 2>&1; then
-	die "scx: lib/sdt_task.bpf.c does not build (log: $o/lib.log); every C scheduler links it"
-fi
-
-# C schedulers: every scheds/c/*.bpf.c, linked with the library as
-# meson's bpftool_build_skel does for what the loader embeds.
-for s in "$scx"/scheds/c/*.bpf.c; do
-	n=$(basename "$s" .bpf.c)
-	log "scx: $n (scheds/c)"
-	if ! cc "$n" "$s" "$o/$n.unlinked.o"; then
-		not_built "$n" "clang failed on scheds/c/$n.bpf.c"
-	elif ! "$b/bpf-link" "$o/$n.bpf.o" "$o/$n.unlinked.o" "$o/lib.bpf.o" >>"$o/$n.log" 2>&1; then
-		not_built "$n" "linking with lib.bpf.o failed"
-	else
-		built+=("$n")
-	fi
-done
-
-# Rust schedulers: src/bpf's entry (main.bpf.c, or the only top-level
-# .bpf.c: scx_mitosis) plus every other .bpf.c there that no source
-# #includes (scx_layered's util/timer; scx_lavd #includes its parts), each
-# compiled on its own and linked, as BpfBuilder's compile_link_gen does.
-for d in "$scx"/scheds/rust/*/src/bpf; do
-	n=$(basename "$(dirname "$(dirname "$d")")")
-	log "scx: $n (scheds/rust)"
-	srcs=()
-	for f in "$d"/*.bpf.c; do
-		grep -qs "^#include \"$(basename "$f")\"" "$d"/*.c || srcs+=("$f")
-	done
-	if [ "${#srcs[@]}" = 0 ]; then
-		not_built "$n" "no BPF entry file in src/bpf"
-		continue
-	fi
-	objs=() ok=1
-	for f in "${srcs[@]}"; do
-		u=$o/$n.$(basename "$f" .bpf.c).unlinked.o
-		cc "$n" "$f" "$u" || { ok=0; not_built "$n" "clang failed on src/bpf/$(basename "$f")"; break; }
-		objs+=("$u")
-	done
-	[ "$ok" = 1 ] || continue
-	if "$b/bpf-link" "$o/$n.bpf.o" "${objs[@]}" >>"$o/$n.log" 2>&1; then
-		built+=("$n")
-	else
-		not_built "$n" "linking $(for f in "${srcs[@]}"; do basename "$f"; done | paste -sd+) failed"
-	fi
-done
-[ "${#built[@]}" -gt 0 ] || die "scx: no scheduler built"
-
-# The C schedulers' own user-space loaders (scheds/c/<name>.c), to run them
-# under load in the guest: a skeleton of the linked object from the tree's
-# bpftool (meson: bpftool gen skeleton), compiled statically against the
-# same libbpf. A loader that does not build is listed in not-built.txt:
-# its object then fails in the guest (the baseline ran it).
 bpftool=$ksrc/tools/bpf/bpftool/bpftool
-mkdir -p "$b/user"
-runnable=()
-for s in "$scx"/scheds/c/*.c; do
-	case "$s" in *.bpf.c) continue ;; esac
-	n=$(basename "$s" .c)
-	[ -e "$o/$n.bpf.o" ] || continue
-	log "scx: $n (scheds/c user space)"
-	if [ ! -x "$bpftool" ]; then
-		not_built "$n" "no $bpftool for its skeleton (make payload builds it)"
-	elif ! "$bpftool" gen skeleton "$o/$n.bpf.o" name "$n" >"$b/user/$n.bpf.skel.h" 2>>"$o/$n.log"; then
-		not_built "$n" "bpftool gen skeleton failed"
-	elif ! nice -n 10 gcc -O2 -Wall -static -I"$b/user" -I"$libbpf_inc" \
-		-I"$scx/scheds/include" -I"$scx/scheds/include/arch/x86" -I"$scx/lib/include" \
-		"$s" "$libbpf" -lelf -lz -lzstd -lpthread -lm -o "$b/user/$n" >>"$o/$n.log" 2>&1; then
-		not_built "$n" "its loader scheds/c/$n.c does not compile"
-	else
-		runnable+=("$n")
+# What the objects and loaders are made from: rebuilt only when it changes
+# (a payload build per kernel and check run would otherwise redo them).
+key=$({
+	echo "$sum"
+	"$CLANG" --version | head -n 1
+	sha256sum "$here/build.sh" "$here/bpf-link.c" "$libbpf" "$b/linker.c" "$bpftool" 2>&1 | cut -d" " -f1
+} | sha256sum | cut -d" " -f1)
+build_all() {
+	rm -rf "$o"
+	mkdir -p "$o"
+	: >"$b/not-built.txt"
+	built=()
+	# not_built NAME REASON: listed, never silently dropped; the log says more.
+	not_built() {
+		warn "scx: $1 not built: $2 (log: $o/$1.log)"
+		echo "$1 $2" >>"$b/not-built.txt"
+	}
+	# cc NAME SRC OBJ: one compilation unit, its messages in NAME's log.
+	cc() {
+		echo "+ $CLANG ${cflags[*]} -c $2 -o $3" >>"$o/$1.log"
+		nice -n 10 "$CLANG" "${cflags[@]}" -c "$2" -o "$3" >>"$o/$1.log" 2>&1
+	}
+
+	# The library the C schedulers are linked with (meson: lib/ -> scx_lib).
+	log "scx: lib (sdt_task)"
+	if ! cc lib "$scx/lib/sdt_task.bpf.c" "$o/sdt_task.bpf.o" ||
+		! "$b/bpf-link" "$o/lib.bpf.o" "$o/sdt_task.bpf.o" >>"$o/lib.log" 2>&1; then
+		die "scx: lib/sdt_task.bpf.c does not build (log: $o/lib.log); every C scheduler links it"
 	fi
-done
+
+	# C schedulers: every scheds/c/*.bpf.c, linked with the library as
+	# meson's bpftool_build_skel does for what the loader embeds.
+	for s in "$scx"/scheds/c/*.bpf.c; do
+		n=$(basename "$s" .bpf.c)
+		log "scx: $n (scheds/c)"
+		if ! cc "$n" "$s" "$o/$n.unlinked.o"; then
+			not_built "$n" "clang failed on scheds/c/$n.bpf.c"
+		elif ! "$b/bpf-link" "$o/$n.bpf.o" "$o/$n.unlinked.o" "$o/lib.bpf.o" >>"$o/$n.log" 2>&1; then
+			not_built "$n" "linking with lib.bpf.o failed"
+		else
+			built+=("$n")
+		fi
+	done
+
+	# Rust schedulers: src/bpf's entry (main.bpf.c, or the only top-level
+	# .bpf.c: scx_mitosis) plus every other .bpf.c there that no source
+	# #includes (scx_layered's util/timer; scx_lavd #includes its parts), each
+	# compiled on its own and linked, as BpfBuilder's compile_link_gen does.
+	for d in "$scx"/scheds/rust/*/src/bpf; do
+		n=$(basename "$(dirname "$(dirname "$d")")")
+		log "scx: $n (scheds/rust)"
+		srcs=()
+		for f in "$d"/*.bpf.c; do
+			grep -qs "^#include \"$(basename "$f")\"" "$d"/*.c || srcs+=("$f")
+		done
+		if [ "${#srcs[@]}" = 0 ]; then
+			not_built "$n" "no BPF entry file in src/bpf"
+			continue
+		fi
+		objs=() ok=1
+		for f in "${srcs[@]}"; do
+			u=$o/$n.$(basename "$f" .bpf.c).unlinked.o
+			cc "$n" "$f" "$u" || { ok=0; not_built "$n" "clang failed on src/bpf/$(basename "$f")"; break; }
+			objs+=("$u")
+		done
+		[ "$ok" = 1 ] || continue
+		if "$b/bpf-link" "$o/$n.bpf.o" "${objs[@]}" >>"$o/$n.log" 2>&1; then
+			built+=("$n")
+		else
+			not_built "$n" "linking $(for f in "${srcs[@]}"; do basename "$f"; done | paste -sd+) failed"
+		fi
+	done
+	[ "${#built[@]}" -gt 0 ] || die "scx: no scheduler built"
+
+	# The C schedulers' own user-space loaders (scheds/c/<name>.c), to run them
+	# under load in the guest: a skeleton of the linked object from the tree's
+	# bpftool (meson: bpftool gen skeleton), compiled statically against the
+	# same libbpf. A loader that does not build is listed in not-built.txt:
+	# its object then fails in the guest (the baseline ran it).
+	mkdir -p "$b/user"
+	runnable=()
+	for s in "$scx"/scheds/c/*.c; do
+		case "$s" in *.bpf.c) continue ;; esac
+		n=$(basename "$s" .c)
+		[ -e "$o/$n.bpf.o" ] || continue
+		log "scx: $n (scheds/c user space)"
+		if [ ! -x "$bpftool" ]; then
+			not_built "$n" "no $bpftool for its skeleton (make payload builds it)"
+		elif ! "$bpftool" gen skeleton "$o/$n.bpf.o" name "$n" >"$b/user/$n.bpf.skel.h" 2>>"$o/$n.log"; then
+			not_built "$n" "bpftool gen skeleton failed"
+		elif ! nice -n 10 gcc -O2 -Wall -static -I"$b/user" -I"$libbpf_inc" \
+			-I"$scx/scheds/include" -I"$scx/scheds/include/arch/x86" -I"$scx/lib/include" \
+			"$s" "$libbpf" -lelf -lz -lzstd -lpthread -lm -o "$b/user/$n" >>"$o/$n.log" 2>&1; then
+			not_built "$n" "its loader scheds/c/$n.c does not compile"
+		else
+			runnable+=("$n")
+		fi
+	done
+	printf '%s\n' "${built[@]}" >"$o/built.list"
+	printf '%s\n' "${runnable[@]}" >"$o/runnable.list"
+	cp "$b/not-built.txt" "$o/not-built.txt"
+	echo "$key" >"$o/.key"
+}
+if [ "$(cat "$o/.key" 2>/dev/null)" = "$key" ]; then
+	log "scx: objects and loaders up to date ($o)"
+else
+	build_all
+fi
+mapfile -t built <"$o/built.list"
+mapfile -t runnable < <(grep . "$o/runnable.list" || true)
+cp "$o/not-built.txt" "$b/not-built.txt"
+
 
 # 4. The guest's directory.
 rm -rf "$out"
@@ -212,7 +234,7 @@ install -m 0755 "$b/bpf-loadall" "$out/bin/bpf-loadall"
 strip "$out/bin/bpf-loadall"
 for n in "${built[@]}"; do install -m 0644 "$o/$n.bpf.o" "$out/$n.bpf.o"; done
 for n in "${runnable[@]}"; do install -m 0755 "$b/user/$n" "$out/bin/$n"; done
-strip "${runnable[@]/#/$out/bin/}"
+[ "${#runnable[@]}" = 0 ] || strip "${runnable[@]/#/$out/bin/}"
 install -m 0755 "$here/run-guest.sh" "$here/run-sched.sh" "$out/"
 install -m 0644 "$here/expected.txt" "$out/expected.txt"
 install -m 0644 "$b/not-built.txt" "$out/not-built.txt"

@@ -4,8 +4,8 @@
 # record-baseline.sh BASELINE_TREE [RUN_TREE]
 #
 # Boots a built kernel under QEMU with only the scx suite in its
-# initramfs and runs it: veristat twice per object (scx.scx_reps, default
-# 2; SCX_REPS= to change). For BASELINE_TREE alone, writes
+# initramfs and runs it twice over (scx.scx_reps, default 2; SCX_REPS= to
+# change): every object loaded, every C scheduler run under load. For BASELINE_TREE alone, writes
 # selftests/scx/expected.txt from the console log (gen-expected.sh: a
 # verdict that differs between the two runs is "flaky"). With RUN_TREE
 # (a series kernel), boots that one instead and only reports: its KTAP
@@ -41,7 +41,7 @@ printf '#!/bin/sh\nexec /scx-suite/run-guest.sh\n' >"$ov/scx/payloads/scx-suite.
 chmod 0755 "$ov/scx/payloads/scx-suite.sh"
 "$repo/initramfs/build-initramfs.sh" "$t" "$d/initramfs.cpio" "$ov"
 
-log "scx: booting $(basename "$t") (TCG; veristat ${SCX_REPS:-2}x per object)"
+log "scx: booting $(basename "$t") (TCG; every object loaded ${SCX_REPS:-2} times)"
 rc=0
 nice -n 10 "$repo/run-qemu.sh" --kernel "$t/arch/x86/boot/bzImage" --initrd "$d/initramfs.cpio" \
 	--log "$d/console.log" --timeout "${SCX_TIMEOUT:-3600}" --smp 2 \

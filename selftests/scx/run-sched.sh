@@ -14,8 +14,9 @@
 # run-guest.sh records the verdict as the object's "-run-" program, so the
 # run is compared with the baseline's like any verdict.
 #
-# The load: per CPU, one spinning shell, and one shell that forks and
-# execs in a loop (new tasks enter the scheduler all the time).
+# The load, started once the scheduler is enabled: per CPU, one spinning
+# shell and one shell that forks and execs in a loop (new tasks enter the
+# scheduler all the time).
 # Every wait is bounded; everything started here is killed on return.
 # shellcheck disable=SC3043 # busybox ash, the only shell that runs this, has local
 set -u
@@ -44,22 +45,16 @@ helper_pid() {
 	done
 }
 pin_helper() {
-	local p s t=0
+	local p s
 	p=$(helper_pid)
 	if [ -z "$p" ] && [ -x "$(dirname "$bin")/scx_simple" ]; then
 		"$(dirname "$bin")/scx_simple" >/dev/null 2>&1 </dev/null &
 		s=$!
-		while [ "$(state)" != enabled ] && alive "$s" && [ "$t" -lt 300 ]; do
-			sleep 0.2
-			t=$((t + 1))
-		done
+		wait_until 60 up_or_gone "$s"
 		kill -INT "$s" 2>/dev/null
-		wait "$s"
-		t=0
-		while [ "$(state)" != disabled ] && [ "$t" -lt 50 ]; do
-			sleep 0.2
-			t=$((t + 1))
-		done
+		wait_until 20 dead "$s" || kill -9 "$s" 2>/dev/null
+		wait "$s" 2>/dev/null
+		wait_until 10 is_disabled
 		p=$(helper_pid)
 	fi
 	if [ -n "$p" ]; then
@@ -68,14 +63,35 @@ pin_helper() {
 		diag "no scx_ops_enable_helper kthread to pin"
 	fi
 }
+up_or_gone() { [ "$(state)" = enabled ] || ! alive "$1"; }
+dead() { ! alive "$1"; }
+
+# Deadlines in seconds of uptime: under TCG on a busy host every fork
+# of the polling loop is slow, so counting sleeps would stretch them.
+now() { cut -d. -f1 /proc/uptime; }
+# wait_until SECONDS COMMAND...: poll until COMMAND succeeds or time is up.
+wait_until() {
+	local end=$(($(now) + $1))
+	shift
+	until "$@"; do
+		[ "$(now)" -lt "$end" ] || return 1
+		sleep 0.2
+	done
+}
+is_enabled() { [ "$(state)" = enabled ] && [ "$(seq_now)" != "$seq0" ]; }
+is_disabled() { [ "$(state)" = disabled ]; }
+gone() { ! alive "$spid"; }
+enabled_or_gone() { is_enabled || gone; }
 
 load_pids=
-for _ in $(seq "$(nproc)"); do
-	sh -c 'while :; do :; done' &
-	load_pids="$load_pids $!"
-	sh -c 'while :; do /bin/true; done' &
-	load_pids="$load_pids $!"
-done
+start_load() {
+	for _ in $(seq "$(nproc)"); do
+		sh -c 'while :; do :; done' &
+		load_pids="$load_pids $!"
+		sh -c 'while :; do /bin/true; done' &
+		load_pids="$load_pids $!"
+	done
+}
 cleanup() {
 	# shellcheck disable=SC2086 # a list of pids
 	kill -9 $load_pids 2>/dev/null
@@ -86,22 +102,18 @@ cleanup() {
 [ "$(state)" = disabled ] || diag "sched_ext state '$(state)' before the start"
 pin_helper
 seq0=$(seq_now)
+t0=$(now)
 "$bin" >"$log" 2>&1 </dev/null &
 spid=$!
 verdict=not-enabled
-t=0
-# Up to 60 s to verify and enable under TCG with the load running.
-while [ "$t" -lt 300 ]; do
-	if [ "$(state)" = enabled ] && [ "$(seq_now)" != "$seq0" ]; then
-		verdict=enabled
-		break
-	fi
-	alive "$spid" || break
-	sleep 0.2
-	t=$((t + 1))
-done
-if [ "$verdict" = enabled ]; then
-	diag "enabled as '$(cat "$scx/root/ops" 2>/dev/null)' after $((t / 5)) s; $secs s of load"
+# The scheduler enables on an idle guest, as it is normally started (with
+# the load already running, scx_pair took 57 to 90 s to enable on the
+# baseline under TCG); then it runs under the load.
+wait_until 60 enabled_or_gone
+if is_enabled; then
+	verdict=enabled
+	start_load
+	diag "enabled as '$(cat "$scx/root/ops" 2>/dev/null)' after $(($(now) - t0)) s; $secs s of load"
 	seq1=$(seq_now)
 	sleep "$secs"
 	if [ "$(state)" != enabled ] || [ "$(seq_now)" != "$seq1" ] || ! alive "$spid"; then
@@ -111,12 +123,7 @@ if [ "$verdict" = enabled ]; then
 fi
 if alive "$spid"; then
 	kill -INT "$spid"
-	t=0
-	while alive "$spid" && [ "$t" -lt 100 ]; do
-		sleep 0.2
-		t=$((t + 1))
-	done
-	if alive "$spid"; then
+	if ! wait_until 20 gone; then
 		verdict=stuck
 		diag "did not stop within 20 s of SIGINT"
 	fi
@@ -124,11 +131,7 @@ fi
 cleanup
 spid=
 # The next run starts from a disabled sched_ext.
-t=0
-while [ "$(state)" != disabled ] && [ "$t" -lt 50 ]; do
-	sleep 0.2
-	t=$((t + 1))
-done
+wait_until 10 is_disabled || diag "sched_ext state '$(state)' 10 s after the stop"
 # Its last words (the exit reason, "EXIT: ..."), for the report.
 grep -v '^ *$' "$log" | tail -n 3 | sed "s|^|# scx:$name: run: log: |" >&2
 echo "$verdict"

@@ -143,7 +143,35 @@ check timeout-not-ok "want 'not ok 1 scx:scx_a # timeout after 1 s'" \
 check object-failure-is-a-verdict "want -object- failure in the SCX-VERDICT lines and scx_b not ok" \
 	bash -c 'grep -qx "SCX-VERDICT 1 scx_b.bpf.o -object- failure 0" "$1" && grep -qx "not ok 2 scx:scx_b" "$2"' _ "$tmp/slow.err" "$tmp/slow.out"
 
-# 7. gen-expected.sh: two runs that disagree make "flaky"; one run is
+# 7. A C scheduler run under load (its loader in bin/, run-sched.sh): the
+#    run verdict is the pseudo-program -run-, compared like the others.
+#    A fake run-sched.sh prints $FAKE/NAME.run.
+p2=$tmp/payload-run
+cp -r "$p" "$p2"
+: >"$p2/not-built.txt"
+: >"$p2/scx_b.bpf.o"
+printf '#!/bin/sh\n' >"$p2/bin/scx_a"
+chmod +x "$p2/bin/scx_a"
+printf '#!/bin/sh\necho "# fake run of $1" >&2\ncat "$FAKE/$(basename "$1").run"\n' >"$p2/run-sched.sh"
+echo "scx_a.bpf.o -run- enabled" >>"$p2/expected.txt"
+for c in run-same run-ejected; do
+	fake "$c" scx_a a_init,success a_enqueue,success a_fentry,failure
+	fake "$c" scx_b b_init,success b_tick,success
+done
+echo enabled >"$tmp/run-same/scx_a.run"
+echo ejected >"$tmp/run-ejected/scx_a.run"
+for c in run-same run-ejected; do
+	rc=0
+	FAKE=$tmp/$c busybox sh "$p2/run-guest.sh" >"$tmp/$c.out" 2>"$tmp/$c.err" || rc=$?
+	echo "$rc" >"$tmp/$c.rc"
+	sed "s/^/# $c: /" "$tmp/$c.out"
+done
+check run-as-on-baseline-passes "exit $(rc_of run-same), want 0 and the run in the verdicts" \
+	bash -c '[ "$1" = 0 ] && grep -qx "SCX-VERDICT 1 scx_a.bpf.o -run- enabled 0" "$2"' _ "$(rc_of run-same)" "$tmp/run-same.err"
+check run-ejected-fails "want 'not ok 1 scx:scx_a' and '-run-: expected enabled, got ejected'" \
+	bash -c 'grep -qx "not ok 1 scx:scx_a" "$1" && grep -q "^# scx:scx_a: -run-: expected enabled, got ejected$" "$1"' _ "$tmp/run-ejected.out"
+
+# 8. gen-expected.sh: two runs that disagree make "flaky"; one run is
 #    refused (flakiness could not be seen).
 printf '%s\n' "junk" "SCX-VERDICT 1 x.bpf.o p success" "SCX-VERDICT 1 x.bpf.o q failure" \
 	"SCX-VERDICT 2 x.bpf.o p success" "SCX-VERDICT 2 x.bpf.o q success" >"$tmp/base.log"
@@ -158,7 +186,7 @@ rc=0
 check gen-expected-wants-two-runs "exit $rc: $(cat "$tmp/one.err")" \
 	bash -c '[ "$1" != 0 ] && grep -q "want at least 2" "$2"' _ "$rc" "$tmp/one.err"
 
-# 8. The committed list: OBJECT PROGRAM VERDICT lines only, and its objects
+# 9. The committed list: OBJECT PROGRAM VERDICT lines only, and its objects
 #    are the schedulers build.sh makes (scheds/c and the Rust src/bpf dirs
 #    of the tarball, as its README lists them).
 bad=$(grep -v '^#' "$s/expected.txt" | awk 'NF < 3 || $1 !~ /\.bpf\.o$/ || $3 !~ /^(success|failure|skipped|flaky|enabled|not-enabled|ejected|stuck)$/ || (NF > 3 && $4 != "#")')
