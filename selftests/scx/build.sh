@@ -10,6 +10,7 @@
 #
 #   run-guest.sh       guest entry point (busybox sh)
 #   run-sched.sh       guest: one C scheduler run briefly under load
+#   no-run.txt         the C schedulers not run, with the reason
 #   expected.txt       per object and program, the baseline kernel's verdict
 #   not-built.txt      schedulers that did not build here, with the reason
 #   kconfig            the tree's .config, for libbpf's __kconfig externs
@@ -236,6 +237,7 @@ for n in "${built[@]}"; do install -m 0644 "$o/$n.bpf.o" "$out/$n.bpf.o"; done
 for n in "${runnable[@]}"; do install -m 0755 "$b/user/$n" "$out/bin/$n"; done
 [ "${#runnable[@]}" = 0 ] || strip "${runnable[@]/#/$out/bin/}"
 install -m 0755 "$here/run-guest.sh" "$here/run-sched.sh" "$out/"
+install -m 0644 "$here/no-run.txt" "$out/no-run.txt"
 install -m 0644 "$here/expected.txt" "$out/expected.txt"
 install -m 0644 "$b/not-built.txt" "$out/not-built.txt"
 # The kernel's config for libbpf's __kconfig externs (the guest kernel has
