@@ -103,29 +103,10 @@ jobs=$(nproc)
 #    the "veristat" payload.
 build() {
 	local k=$1 t=${ktree[$1]} b="$BUILD/$1"
-	mkdir -p "$b/libbpf" "$b/sched_ext" "$b/bin"
-	log "veristat $k: libbpf from $(basename "$t")/tools/lib/bpf"
-	run_logged "$b/libbpf.log" nice -n 10 make -j"$jobs" -C "$t/tools/lib/bpf" \
-		OUTPUT="$b/libbpf/" DESTDIR="$b/libbpf-install" prefix= EXTRA_CFLAGS="-O2 -g" \
-		"$b/libbpf/libbpf.a" install_headers ||
-		die "$k: building libbpf failed; log: $b/libbpf.log"
-
-	# One fix on a copy (the tree stays as built): 6.12's veristat gives
-	# every map with max_entries 0 one entry, except the local-storage
-	# types, and its list misses BPF_MAP_TYPE_CGRP_STORAGE: scx_flatcg's
-	# cgrp_ctx map then fails to create (EINVAL) and none of its programs
-	# is verified. The fix adds that type to the list.
-	log "veristat $k: veristat (static) from tools/testing/selftests/bpf/veristat.c (+ CGRP_STORAGE fix)"
-	mkdir -p "$b/src"
-	sed 's/^\(\t*\)case BPF_MAP_TYPE_CGROUP_STORAGE:$/&\n\1case BPF_MAP_TYPE_CGRP_STORAGE:/' \
-		"$t/tools/testing/selftests/bpf/veristat.c" >"$b/src/veristat.c"
-	[ "$(diff "$t/tools/testing/selftests/bpf/veristat.c" "$b/src/veristat.c" | grep -c '^>')" = 1 ] ||
-		die "$k: veristat.c: the BPF_MAP_TYPE_CGRP_STORAGE fix did not apply as one added line (another veristat.c?)"
-	run_logged "$b/veristat-build.log" nice -n 10 gcc -O2 -g -Wall -static \
-		-I"$b/libbpf-install/include" -I"$t/tools/include" -I"$t/tools/include/uapi" \
-		"$b/src/veristat.c" "$b/libbpf/libbpf.a" \
-		-lelf -lz -lzstd -lm -o "$b/bin/veristat" ||
-		die "$k: building veristat failed; log: $b/veristat-build.log"
+	mkdir -p "$b/sched_ext"
+	# libbpf and the static veristat (with its CGRP_STORAGE fix): the same
+	# script builds the scx suite's veristat (selftests/scx).
+	"$repo/scripts/build-veristat.sh" "$t" "$b" || die "$k: building veristat failed"
 
 	log "veristat $k: ${scheds[*]} BPF objects (tools/sched_ext, LLVM=-19)"
 	local targets=()

@@ -8,6 +8,7 @@
 # - hook: selftests/build.sh TREE OUTDIR VARIANT, if present and executable,
 #   whose OUTDIR is packed at /selftests
 # - hook: selftests/sched-load/build.sh, the same way, packed at /sched-load
+# - hook: selftests/scx/build.sh, the same way, packed at /scx-suite
 #
 # Everything is staged under OUT as a root-filesystem overlay (OUT/usr/bin,
 # OUT/selftests); shared libraries are resolved later by the initramfs
@@ -90,5 +91,18 @@ if [ -x "$hook" ]; then
 		die "selftests/sched-load/build.sh failed for $variant; log: $tree/.scx-sched-load-build.log"
 elif [ -e "$hook" ]; then
 	warn "$hook exists but is not executable; not building sched-load"
+fi
+
+# The production schedulers of sched-ext/scx (selftests/scx), packed at
+# /scx-suite; intermediates in the tree's dot dir, like sched-load's.
+hook="$repo/selftests/scx/build.sh"
+if [ -x "$hook" ]; then
+	log "payload $variant: scx suite ($hook)"
+	run_logged "$tree/.scx-suite-build.log" \
+		env SCX_SUITE_BUILD_DIR="$tree/.scx-suite-build" \
+		"$hook" "$tree" "$out/scx-suite" "$variant" ||
+		die "selftests/scx/build.sh failed for $variant; log: $tree/.scx-suite-build.log"
+elif [ -e "$hook" ]; then
+	warn "$hook exists but is not executable; not building the scx suite"
 fi
 log "payload $variant: staged in $out"

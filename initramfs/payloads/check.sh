@@ -1,6 +1,7 @@
 #!/bin/sh
 # The "check" payload: run every guest suite, then the project's own guest
-# tests (/selftests/run-guest.sh and /sched-load/run-guest.sh, if packed),
+# tests (/selftests/run-guest.sh, /scx-suite/run-guest.sh and
+# /sched-load/run-guest.sh, if packed),
 # and finish with a clean copy of all result lines for the host.
 #
 # Result lines go to the console as they happen (for humans), and are also
@@ -42,7 +43,7 @@ for s in /scx/suites/*.sh; do
 	[ -e "$s" ] || continue
 	wanted "$(basename "$s" .sh)" && planned="$planned $(basename "$s" .sh)"
 done
-for s in selftests sched-load; do
+for s in selftests scx sched-load; do
 	wanted "$s" && planned="$planned $s"
 done
 echo "# suites:$planned" | tee -a "$out"
@@ -64,6 +65,13 @@ if [ -x /selftests/run-guest.sh ]; then
 		"${SCX_FAMILIES:-}"
 else
 	missing selftests /selftests/run-guest.sh
+fi
+# The production schedulers of sched-ext/scx: every BPF program loaded, the
+# C schedulers run, each verdict compared with the baseline's (selftests/scx).
+if [ -x /scx-suite/run-guest.sh ]; then
+	run_suite scx /scx-suite/run-guest.sh
+else
+	missing scx /scx-suite/run-guest.sh
 fi
 # The real schedulers under load, last (the longest); scx.sched_load= on
 # the kernel command line picks quick (default) or full, off skips it;
