@@ -21,6 +21,10 @@
 # it is given too (a splat in deferred work can land after its test
 # reported).
 #
+# The kernel variant (known and expected splats hold only on the variants
+# they name): SCX_VARIANT, else the guest's "# variant: NAME" line in the
+# log (initramfs/init); none: no known or expected splat.
+#
 # Env: SPLAT_PATTERNS, KNOWN_SPLATS, EXPECTED_SPLATS override the data files.
 set -euo pipefail
 here=$(dirname "$0")
@@ -49,6 +53,7 @@ log=$1
 }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+variant=${SCX_VARIANT:-$(sed -n 's/^# variant: \([A-Za-z0-9_-]*\).*/\1/p; T; q' "$log")}
 
 # The log without \r; with --known, the known splat lines; otherwise the
 # log with known splat lines blanked (line numbers kept). The rules and
@@ -58,7 +63,7 @@ filter_known() {
 		[ "$1" = known ] || tr -d '\r' <"$log"
 		return 0
 	fi
-	awk -v mode="$1" -f "$here/known-splats.awk" "$known" "$log"
+	awk -v mode="$1" -v variant="$variant" -f "$here/known-splats.awk" "$known" "$log"
 }
 
 if [ "$mode" = known ]; then
@@ -96,10 +101,15 @@ cut -f1 "$tmp/hits" | awk '
 ' - "$tmp/clean" >"$tmp/ctx"
 
 # Join hits and context, then drop the splats a test provokes on purpose
-# (expected-splats.txt: TEST_REGEX;SPLAT_REGEX;WHY, the test being the one
-# running). Output: LINE CODE KIND ADVICE TEST TEXT EXPECTED_WHY.
-awk -F'\t' -v OFS='\t' '
-	FILENAME == ARGV[1] { if ($0 !~ /^#/ && $0 ~ /;/) { n++; split($0, f, ";"); tre[n] = f[1]; sre[n] = f[2]; why[n] = substr($0, length(f[1]) + length(f[2]) + 3) } next }
+# (expected-splats.txt: VARIANTS;TEST_REGEX;SPLAT_REGEX;WHY, on one of those
+# variants, the test being the one running). Output: LINE CODE KIND ADVICE
+# TEST TEXT EXPECTED_WHY.
+awk -F'\t' -v OFS='\t' -v variant="$variant" '
+	FILENAME == ARGV[1] {
+		if ($0 !~ /^#/ && split($0, f, ";") >= 4 && variant != "" && index("," f[1] ",", "," variant ",")) {
+			n++; tre[n] = f[2]; sre[n] = f[3]; why[n] = substr($0, length(f[1]) + length(f[2]) + length(f[3]) + 4)
+		}
+		next }
 	FILENAME == ARGV[2] {
 		if ($3 != "") test = ($2 != "" ? $2 " / " : "") $3
 		else if ($2 != "") test = $2 " / (no result line followed)"

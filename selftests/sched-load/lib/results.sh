@@ -150,11 +150,13 @@ check_klog() {
 	# $RUNLOG.known instead of being checked. Listed by timestamp and
 	# reason, not text: the text of a report known only with its cause
 	# would read as a splat on its own to the host. run= tells the awk
-	# which test this log is from and prev= which ran before it (hotplug:
-	# rules hold only in hotplug runs, after-hotplug: in the next run too).
-	awk -v mode=known -v run="sched:$NAME" -v prev="sched:$PREV_NAME" \
+	# which test this log is from and prev= which ran before it (the
+	# rules hold only in the tests they name, after: ones in the next run
+	# too), variant= on which kernels (initramfs/init exports SCX_VARIANT; none:
+	# no rule holds, every splat fails the run).
+	awk -v mode=known -v variant="${SCX_VARIANT:-}" -v run="sched:$NAME" -v prev="sched:$PREV_NAME" \
 		-f known-splats.awk known-splats "$kl" | cut -f2- > "$RUNLOG.known"
-	awk -v mode=blank -v block=1 -v run="sched:$NAME" -v prev="sched:$PREV_NAME" \
+	awk -v mode=blank -v block=1 -v variant="${SCX_VARIANT:-}" -v run="sched:$NAME" -v prev="sched:$PREV_NAME" \
 		-f known-splats.awk known-splats "$kl" > "$kl.unknown"
 	if [ -s "$RUNLOG.known" ]; then
 		diag "kernel log: known splat(s), not caused by the series (known-splats):"
