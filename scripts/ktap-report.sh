@@ -30,10 +30,16 @@
 #
 # Usage: ktap-report.sh [--qemu-rc N] [--filter PATTERN [--names-from FILE]] CONSOLE_LOG
 #        ktap-report.sh --stage-failed "WHAT"     (no guest run happened)
-# Env: DECLARED_SKIPS overrides the declared-skips file.
+# On a debug kernel, host:lockdep-on fails if lockdep turned itself off in
+# a test that scripts/lockdep-off.txt does not declare; on a kernel without
+# lockdep it is a SKIP saying so.
+#
+# Env: DECLARED_SKIPS, LOCKDEP_OFF override the data files; SCX_VARIANT the
+# log's "# variant:" line.
 set -euo pipefail
 here=$(dirname "$0")
 declared=${DECLARED_SKIPS:-$here/declared-skips.txt}
+lockdep_off=${LOCKDEP_OFF:-$here/lockdep-off.txt}
 
 qemu_rc="" stage_failed="" log="" filter="" names_from=""
 while [ $# -gt 0 ]; do
@@ -42,7 +48,7 @@ while [ $# -gt 0 ]; do
 	--stage-failed) stage_failed=$2 && shift ;;
 	--filter) filter=$2 && shift ;;
 	--names-from) names_from=$2 && shift ;;
-	-h | --help) sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//' && exit 0 ;;
+	-h | --help) sed -n '2,38p' "$0" | sed 's/^# \{0,1\}//' && exit 0 ;;
 	*) log=$1 ;;
 	esac
 	shift
@@ -86,6 +92,42 @@ is_declared() {
 		[[ $1 =~ ${skip_names[i]} && $2 =~ ${skip_reasons[i]} ]] && return 0
 	done
 	return 1
+}
+
+# lockdep_verdict: host:lockdep-on from the guest's "# lockdep:" lines
+# (initramfs/payloads/check.sh, after each suite) and lockdep's own
+# console lines; the declared tests: lockdep-off.txt (VARIANTS;TEST;WHY).
+lockdep_verdict() {
+	local states off trigger line test text v vs tre why
+	states=$(grep '^# lockdep: ' <<<"$clean" || true)
+	if [ -z "$states" ]; then
+		add "not ok" "host:lockdep-on # the guest never said whether lockdep is on (no '# lockdep:' line): see $log"
+		return
+	fi
+	if grep -q '^# lockdep: none' <<<"$states"; then
+		add "ok" "host:lockdep-on # SKIP no lockdep in this kernel (not a debug kernel): lock bugs go unchecked"
+		return
+	fi
+	off=$(grep -m1 -E '^# lockdep: debug_locks=([^1]|$)' <<<"$states" || true)
+	if trigger=$("$here/detect-splat.sh" --lockdep "$log"); then
+		IFS=$'\t' read -r line test text <<<"$trigger"
+	elif [ -n "$off" ]; then
+		line="" test="" text=$off
+	else
+		add "ok" "host:lockdep-on"
+		return
+	fi
+	test=${test:-unknown (no lockdep report on the console; the guest: ${off#"# lockdep: "})}
+	v=${SCX_VARIANT:-$(sed -n 's/^# variant: \([A-Za-z0-9_-]*\).*/\1/p; T; q' <<<"$clean")}
+	if [ -f "$lockdep_off" ] && [ -n "$v" ]; then
+		while IFS=';' read -r vs tre why; do
+			case "$vs" in '' | '#'*) continue ;; esac
+			[[ ",$vs," == *",$v,"* && $test =~ $tre ]] || continue
+			add "ok" "host:lockdep-on # SKIP lockdep turned off in $test (declared: $why); the tests after it ran unchecked"
+			return
+		done <"$lockdep_off"
+	fi
+	add "not ok" "host:lockdep-on # lockdep turned off${line:+ at $log:$line} while running $test, not declared for ${v:-an unknown variant} (scripts/lockdep-off.txt): ${text#*] }"
 }
 
 if [ -n "$stage_failed" ]; then
@@ -185,6 +227,14 @@ else
 		*) why="run-qemu.sh exited $qemu_rc" ;;
 		esac
 		add "not ok" "host:guest-exit-marker # no SCX-GUEST-EXIT line: $why (see $log)"
+	fi
+
+	# Lockdep (debug kernels) turns itself off after its first report, and
+	# every later test runs unchecked: the test that turned it off must
+	# declare it (scripts/lockdep-off.txt), and a kernel without lockdep
+	# says so. Judged when the check payload ran (its "# suites:" line).
+	if grep -q '^# suites:' <<<"$clean"; then
+		lockdep_verdict
 	fi
 
 	# Known splats (scripts/known-splats.txt) stay visible as a skip.
