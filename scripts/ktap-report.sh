@@ -34,8 +34,11 @@
 # a test that scripts/lockdep-off.txt does not declare; on a kernel without
 # lockdep it is a SKIP saying so.
 #
+# The in-tree selftests' schedulers must end as scripts/intree-exits.txt
+# says for the variant (a suite of their own, scx-selftest-exits).
+#
 # Env: DECLARED_SKIPS, LOCKDEP_OFF override the data files; SCX_VARIANT the
-# log's "# variant:" line.
+# log's "# variant:" line; SCX_EXIT_KINDS=off leaves the exit kinds out.
 set -euo pipefail
 here=$(dirname "$0")
 declared=${DECLARED_SKIPS:-$here/declared-skips.txt}
@@ -48,7 +51,7 @@ while [ $# -gt 0 ]; do
 	--stage-failed) stage_failed=$2 && shift ;;
 	--filter) filter=$2 && shift ;;
 	--names-from) names_from=$2 && shift ;;
-	-h | --help) sed -n '2,38p' "$0" | sed 's/^# \{0,1\}//' && exit 0 ;;
+	-h | --help) sed -n '2,41p' "$0" | sed 's/^# \{0,1\}//' && exit 0 ;;
 	*) log=$1 ;;
 	esac
 	shift
@@ -192,6 +195,18 @@ else
 		new_suite "$st"
 		add "not ok" "$st:started # planned, but the guest never started it (crash, hang or early exit: see $log)"
 	done
+	# How each in-tree selftest's schedulers ended, read from the kernel's
+	# own lines (scripts/intree-exits.sh, scripts/intree-exits.txt): a
+	# test that passed with its scheduler ejected by an error where it
+	# meant to unload it, with another message, or left enabled, fails.
+	if [ "${SCX_EXIT_KINDS:-on}" != off ] && grep -q '^  runner| TEST: ' <<<"$clean"; then
+		new_suite scx-selftest-exits
+		while IFS= read -r l; do
+			[[ $l =~ ^(not\ ok|ok)\ (.*)$ ]] && add "${BASH_REMATCH[1]}" "${BASH_REMATCH[2]}"
+		done < <("$here/intree-exits.sh" "$log" || true)
+		[ -n "$(of_suite scx-selftest-exits)" ] ||
+			add "not ok" "scx-selftest-exit:read # the in-tree tests ran, but scripts/intree-exits.sh judged none"
+	fi
 	new_suite host
 
 	if [ "$nguest" -gt 0 ]; then
