@@ -272,6 +272,15 @@ else
 	fi
 fi
 
+# sched-load's runs: those that start a scheduler (sched:NAME) and the
+# controls that start none (control:NAME, the reference), counted apart.
+if has_suite sched-load; then
+	sl=$(of_suite sched-load)
+	nsched=$(grep -c $'\tsched:' <<<"$sl" || true)
+	nctl=$(grep -c $'\tcontrol:' <<<"$sl" || true)
+	[ $((nsched + nctl)) -eq 0 ] || notes+=("sched-load: $nsched scheduler runs + $nctl controls")
+fi
+
 # A suite that T= emptied (plan 0, nothing reported) is left out.
 shown=()
 for st in "${suites[@]}"; do

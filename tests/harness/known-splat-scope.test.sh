@@ -72,6 +72,7 @@ check outside-hotplug-report-fails "ktap-report exit $rc: $(grep -E 'not ok|know
 # The control run hotplug-none starts no scheduler: the WARN there is not
 # the known one (its cause is an offline under a sched_ext scheduler).
 sched_load_run "$tmp/none.log" 18 hotplug-none "$warn" "${trace[@]}"
+sed -i "s/sched:hotplug-none/control:hotplug-none/" "$tmp/none.log"
 rc=0 && "$detect" "$tmp/none.log" >/dev/null || rc=$?
 check hotplug-control-run-is-a-splat "detect-splat exit $rc, want 0 (a splat)" test "$rc" = 0
 # On a kernel variant the rule does not name (the bench-only limit kernel):
