@@ -56,7 +56,9 @@ sched_load_run "$tmp/in.log" 19 hotplug-scx_qmap "$warn" "${trace[@]}"
 rc=0 && "$detect" "$tmp/in.log" >/dev/null || rc=$?
 check sched-load-hotplug-known "detect-splat exit $rc, want 1 (clean); --known: $(known_count "$tmp/in.log")" \
 	test "$rc" = 1 -a "$(known_count "$tmp/in.log")" = 1
-rc=0 && "$top/scripts/ktap-report.sh" --qemu-rc 0 "$tmp/in.log" >"$tmp/in.ktap" || rc=$?
+# (whether the run shows the WARN it is predicted to, with its exact
+# offset, is predicted-splat.test.sh's: no prediction here)
+rc=0 && PREDICTED_SPLATS=/dev/null "$top/scripts/ktap-report.sh" --qemu-rc 0 "$tmp/in.log" >"$tmp/in.ktap" || rc=$?
 check sched-load-hotplug-report-passes "ktap-report exit $rc: $(grep -E 'not ok|known-splats' "$tmp/in.ktap")" \
 	bash -c '[ "$1" = 0 ] && grep -q "^ *ok .* host:known-splats # SKIP" "$2"' _ "$rc" "$tmp/in.ktap"
 
