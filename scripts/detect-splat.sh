@@ -12,6 +12,11 @@
 #   detect-splat.sh --known LOG     LINE<TAB>WHY<TAB>TEXT per known splat (exit 0)
 #   detect-splat.sh --expected LOG  LINE<TAB>TEST<TAB>WHY<TAB>TEXT per splat a
 #                                   test provoked on purpose (exit 0)
+#   detect-splat.sh --lockdep LOG   LINE<TAB>TEST<TAB>TEXT of the first line
+#                                   that turns lockdep off (a lockdep report,
+#                                   known or not, or lockdep's own "turning
+#                                   off" line), the test running there; exit
+#                                   1 if there is none
 # Exit 2: usage error or unreadable log.
 #
 # "The test running" at a console line: the guest prints "# suite: NAME"
@@ -21,6 +26,10 @@
 # it is given too (a splat in deferred work can land after its test
 # reported).
 #
+# The kernel variant (known and expected splats hold only on the variants
+# they name): SCX_VARIANT, else the guest's "# variant: NAME" line in the
+# log (initramfs/init); none: no known or expected splat.
+#
 # Env: SPLAT_PATTERNS, KNOWN_SPLATS, EXPECTED_SPLATS override the data files.
 set -euo pipefail
 here=$(dirname "$0")
@@ -29,12 +38,12 @@ known=${KNOWN_SPLATS:-$here/known-splats.txt}
 expected=${EXPECTED_SPLATS:-$here/expected-splats.txt}
 
 usage() {
-	echo "usage: $0 [--report|--known|--expected] CONSOLE_LOG" >&2
+	echo "usage: $0 [--report|--known|--expected|--lockdep] CONSOLE_LOG" >&2
 	exit 2
 }
 mode=first
 case "${1:-}" in
---report | --known | --expected) mode=${1#--} && shift ;;
+--report | --known | --expected | --lockdep) mode=${1#--} && shift ;;
 -*) usage ;;
 esac
 [ $# -eq 1 ] || usage
@@ -49,6 +58,7 @@ log=$1
 }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+variant=${SCX_VARIANT:-$(sed -n 's/^# variant: \([A-Za-z0-9_-]*\).*/\1/p; T; q' "$log")}
 
 # The log without \r; with --known, the known splat lines; otherwise the
 # log with known splat lines blanked (line numbers kept). The rules and
@@ -58,7 +68,7 @@ filter_known() {
 		[ "$1" = known ] || tr -d '\r' <"$log"
 		return 0
 	fi
-	awk -v mode="$1" -f "$here/known-splats.awk" "$known" "$log"
+	awk -v mode="$1" -v variant="$variant" -f "$here/known-splats.awk" "$known" "$log"
 }
 
 if [ "$mode" = known ]; then
@@ -81,9 +91,11 @@ while IFS=';' read -r code kind regex advice; do
 				ENVIRON["P_CODE"], ENVIRON["P_KIND"], ENVIRON["P_ADVICE"], substr($0, i + 1) }' || true
 done <"$patterns" | sort -t$'\t' -k1,1n -k2,2 | awk -F'\t' '!seen[$1]++' >"$tmp/hits"
 
-# The test context of each splat line: LINE<TAB>SUITE<TAB>RUNNING<TAB>LAST
-# (RUNNING: the next result in the same suite, LAST: the previous one).
-cut -f1 "$tmp/hits" | awk '
+# context LOG < LINES: the test context of each line number on stdin:
+# LINE<TAB>SUITE<TAB>RUNNING<TAB>LAST (RUNNING: the next result in the
+# same suite, LAST: the previous one).
+context() {
+	awk '
 	FILENAME == ARGV[1] { want[$1] = 1; next }
 	/^# suite: / { for (l in pend) delete pend[l]; suite = substr($0, 10); last = ""; next }
 	/^(  runner\| )?(not )?ok [0-9]+ / {
@@ -93,13 +105,36 @@ cut -f1 "$tmp/hits" | awk '
 	}
 	FNR in want { su[FNR] = suite; la[FNR] = last; pend[FNR] = 1; order[++n] = FNR }
 	END { for (i = 1; i <= n; i++) { l = order[i]; printf "%s\t%s\t%s\t%s\n", l, su[l], run[l], la[l] } }
-' - "$tmp/clean" >"$tmp/ctx"
+	' - "$1"
+}
+
+# --lockdep: in the log as printed (a known report turns lockdep off too):
+# lockdep's reports (the patterns' "lockdep report" kind), its "turning off
+# the locking correctness validator" (capacity limits) and the taint that
+# disables it ("Disabling lock debugging due to kernel taint").
+if [ "$mode" = lockdep ]; then
+	tr -d '\r' <"$log" >"$tmp/raw"
+	re=$(awk -F';' '$2 == "lockdep report" { print $3; exit }' "$patterns")
+	first=$(grep -n -m1 -E -- "${re:+$re|}turning off the locking correctness validator|Disabling lock debugging due to kernel taint" "$tmp/raw" || true)
+	[ -n "$first" ] || exit 1
+	line=${first%%:*}
+	IFS=$'\t' read -r _ su run _ < <(echo "$line" | context "$tmp/raw")
+	printf '%s\t%s\t%s\n' "$line" "${run:-${su:+$su / (no result line followed)}}" "${first#*:}" | cut -c1-600
+	exit 0
+fi
+
+cut -f1 "$tmp/hits" | context "$tmp/clean" >"$tmp/ctx"
 
 # Join hits and context, then drop the splats a test provokes on purpose
-# (expected-splats.txt: TEST_REGEX;SPLAT_REGEX;WHY, the test being the one
-# running). Output: LINE CODE KIND ADVICE TEST TEXT EXPECTED_WHY.
-awk -F'\t' -v OFS='\t' '
-	FILENAME == ARGV[1] { if ($0 !~ /^#/ && $0 ~ /;/) { n++; split($0, f, ";"); tre[n] = f[1]; sre[n] = f[2]; why[n] = substr($0, length(f[1]) + length(f[2]) + 3) } next }
+# (expected-splats.txt: VARIANTS;TEST_REGEX;SPLAT_REGEX;WHY, on one of those
+# variants, the test being the one running). Output: LINE CODE KIND ADVICE
+# TEST TEXT EXPECTED_WHY.
+awk -F'\t' -v OFS='\t' -v variant="$variant" '
+	FILENAME == ARGV[1] {
+		if ($0 !~ /^#/ && split($0, f, ";") >= 4 && variant != "" && index("," f[1] ",", "," variant ",")) {
+			n++; tre[n] = f[2]; sre[n] = f[3]; why[n] = substr($0, length(f[1]) + length(f[2]) + length(f[3]) + 4)
+		}
+		next }
 	FILENAME == ARGV[2] {
 		if ($3 != "") test = ($2 != "" ? $2 " / " : "") $3
 		else if ($2 != "") test = $2 " / (no result line followed)"

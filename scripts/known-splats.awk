@@ -2,31 +2,39 @@
 # program for the host (detect-splat.sh, mawk) and the guest (sched-load's
 # run-guest.sh, busybox awk), so both judge a log the same way.
 #
-#   awk -v mode=known -f known-splats.awk KNOWN_SPLATS LOG
+#   awk -v mode=known -v variant=V -f known-splats.awk KNOWN_SPLATS LOG
 #       LINE<TAB>WHY<TAB>TEXT for each known splat line
-#   awk -v mode=blank [-v block=1] -f known-splats.awk KNOWN_SPLATS LOG
+#   awk -v mode=blank -v variant=V [-v block=1] -f known-splats.awk KNOWN_SPLATS LOG
 #       the log with each known splat line replaced by "[known splat
 #       elided]" (line numbers kept); block=1 elides the rest of each known
 #       report too: a one-line rule's up to its "---[ end trace" (at most
 #       120 lines), a caused: rule's up to the splat that caused it, a
 #       block: rule's up to the end of its report
+#   awk -v mode=lint -f known-splats.awk KNOWN_SPLATS /dev/null
+#       one line per malformed rule (no variant, an unknown variant, no
+#       test, no cause); nothing if all are well formed
+#   -v variant=V: the kernel variant the log is from (baseline, core, full,
+#       with -debug for the debug config); without it no rule applies
 #   -v run=NAME: the whole LOG is the kernel log of the test NAME (the
 #       guest's per-run log has no result line to find its run by)
 #   -v prev=NAME: and NAME is the test that ran just before it
 #
-# Rules, one a line (lines starting with # are comments):
+# Every rule names where it holds, so that a splat known on one kernel or
+# in one test fails everywhere else:
+#   VARIANTS;TESTS;RULE
+# VARIANTS: the kernel variants, comma-separated (see lint_variant); TESTS:
+# an extended regexp the name of the test running at the line must match:
+# the in-tree runner's test ("hotplug", from its "  runner| TEST: hotplug"
+# to its "=====  END  ====="), a sched-load run ("sched:hotplug-scx_qmap",
+# from its "sched-load: mark N" kernel line to its result "ok N
+# sched:..."), else the next result line's name in the same suite (what
+# detect-splat.sh calls the test running). RULE is one of:
 #   REGEX;WHY
 #       a line matching REGEX is known
-#   hotplug:REGEX;WHY
-#       the same, but only inside a CPU-hotplug test: the in-tree runner's
-#       "hotplug" (from its "  runner| TEST: hotplug" line to its
-#       "=====  END  =====") or a sched-load run sched:hotplug-* (from its
-#       "sched-load: mark N" kernel line to its result "ok N sched:...")
-#   after-hotplug:REGEX;WHY
-#       the same, and also in the one test that follows a CPU-hotplug test
+#   after:REGEX;WHY
+#       the same, and also in the one test that follows a matching test
 #       (up to its "=====  END  =====" or its result line): for a report
-#       raised by a timer the hotplug armed, which may fire after the
-#       hotplug test has ended
+#       raised by a timer the test armed, which may fire after it ended
 #   caused:REGEX;TRACE[&&TRACE...];WHY
 #       a line matching REGEX is known only as part of a report printed
 #       from inside a known splat: the next line that a one-line rule
@@ -37,32 +45,74 @@
 #       a line matching REGEX is known when each TRACE matches some line of
 #       its own report: the lines after it up to the first "</TASK>" or
 #       "---[ end trace" (at most 40), for a splat known by its backtrace
-function load(line,    i, kind, rest) {
-	if (line ~ /^#/ || index(line, ";") == 0)
+# WHY is the cause; a rule without one, or without variants or tests,
+# never applies (and mode=lint names it).
+
+# lint_variant(V): V is a kernel variant the harness boots
+function lint_variant(v) {
+	return v ~ /^(baseline|core|full|limit)(-debug)?$/
+}
+
+function bad(line, why) {
+	nbad++
+	if (mode == "lint")
+		printf "%s: %s\n", why, line
+	else
+		printf "known-splats.awk: rule ignored (%s): %s\n", why, line >"/dev/stderr"
+}
+
+function load(line,    i, kind, rest, vs, tre, nv, v, k) {
+	if (line ~ /^#/ || line ~ /^[ \t]*$/)
 		return
-	if (line !~ /^(block|caused):/) {
-		scope[n + 1] = ""
-		if (line ~ /^hotplug:/) {
-			scope[n + 1] = "hotplug"
-			line = substr(line, 9)
-		} else if (line ~ /^after-hotplug:/) {
-			scope[n + 1] = "after"
-			line = substr(line, 15)
-		}
-		i = index(line, ";")
-		re[++n] = substr(line, 1, i - 1)
-		why[n] = substr(line, i + 1)
-		return
-	}
-	i = index(line, ":")
-	mkind[++nm] = substr(line, 1, i - 1)
+	i = index(line, ";")
+	if (i == 0)
+		return bad(line, "no ';' fields")
+	vs = substr(line, 1, i - 1)
 	rest = substr(line, i + 1)
 	i = index(rest, ";")
-	mre[nm] = substr(rest, 1, i - 1)
+	if (i == 0)
+		return bad(line, "want VARIANTS;TESTS;RULE")
+	tre = substr(rest, 1, i - 1)
+	rest = substr(rest, i + 1)
+	if (vs == "")
+		return bad(line, "no variant")
+	nv = split(vs, v, ",")
+	for (k = 1; k <= nv; k++)
+		if (!lint_variant(v[k]))
+			return bad(line, "unknown variant '" v[k] "'")
+	if (tre == "")
+		return bad(line, "no test")
+	if (rest !~ /^(block|caused):/) {
+		scope[n + 1] = ""
+		if (rest ~ /^after:/) {
+			scope[n + 1] = "after"
+			rest = substr(rest, 7)
+		}
+		i = index(rest, ";")
+		if (i == 0 || substr(rest, i + 1) ~ /^[ \t]*$/)
+			return bad(line, "no cause (WHY)")
+		re[++n] = substr(rest, 1, i - 1)
+		why[n] = substr(rest, i + 1)
+		vars[n] = "," vs ","
+		tests[n] = tre
+		return
+	}
+	i = index(rest, ":")
+	kind = substr(rest, 1, i - 1)
 	rest = substr(rest, i + 1)
 	i = index(rest, ";")
+	if (i == 0)
+		return bad(line, "want " kind ":REGEX;TRACE;WHY")
+	mre[nm + 1] = substr(rest, 1, i - 1)
+	rest = substr(rest, i + 1)
+	i = index(rest, ";")
+	if (i == 0 || substr(rest, i + 1) ~ /^[ \t]*$/)
+		return bad(line, "no cause (WHY)")
+	mkind[++nm] = kind
 	mtrace[nm] = substr(rest, 1, i - 1)
 	mwhy[nm] = substr(rest, i + 1)
+	mvars[nm] = "," vs ","
+	mtests[nm] = tre
 }
 
 # traces_in(SPEC, FROM, TO): 1 if each &&-separated regexp of SPEC matches
@@ -78,85 +128,100 @@ function traces_in(spec, from, to,    t, nt, m, x) {
 	return 1
 }
 
-# The names of CPU-hotplug tests: the in-tree selftest, sched-load's runs
-function is_hotplug(name) {
-	return name == "hotplug" || name ~ /^sched:hotplug-/
+# result_name(LINE): the test name of a result line, "" if it is none
+function result_name(s) {
+	if (s !~ /^(  runner\| )?(not )?ok [0-9]+ /)
+		return ""
+	sub(/^  runner\| /, "", s)
+	sub(/^(not )?ok [0-9]+ /, "", s)
+	sub(/ *#.*/, "", s)
+	sub(/ +$/, "", s)
+	return s
 }
 
-# hp[i] = 1 for each line inside a hotplug test, ah[i] = 1 for each line
-# inside one or in the test that follows it (see hotplug: and after-hotplug:
-# above)
-function hotplug_lines(    i, x, intree, after, mark, markline, from, s, num) {
-	intree = 0
-	after = 0
-	mark = ""
-	from = 0
+# TN[i]: the test running at line i; TP[i]: the test before that one (for
+# after: rules). See the header for which test a line belongs to.
+function test_lines(    i, x, nr, s, cur, last, mark, markline, lastrun, num) {
+	if (run != "") {
+		for (i = 1; i <= N; i++) {
+			TN[i] = run
+			TP[i] = prev
+		}
+		return
+	}
+	# by default, the next result line in the same suite
+	nr = ""
+	for (i = N; i >= 1; i--) {
+		s = result_name(L[i])
+		if (s != "")
+			nr = s
+		TN[i] = nr
+		TP[i] = ""
+		if (L[i] ~ /^# suite: /)
+			nr = ""
+	}
+	# the in-tree runner's TEST: .. END, sched-load's mark N .. result N
+	cur = last = mark = lastrun = ""
 	for (i = 1; i <= N; i++) {
 		if (L[i] ~ /^# suite: /)
-			intree = after = 0
+			cur = last = mark = lastrun = ""
 		if (L[i] ~ /^  runner\| TEST: /) {
 			s = L[i]
 			sub(/^  runner\| TEST: /, "", s)
 			sub(/ +$/, "", s)
-			# the test after a hotplug test is "after" to its END
-			after = (intree || after == 1) ? 2 : 0
-			intree = is_hotplug(s)
+			cur = s
 		}
-		if (intree || (run != "" && is_hotplug(run)))
-			hp[i] = 1
-		if (intree || after || (run != "" && (is_hotplug(run) || is_hotplug(prev))))
-			ah[i] = 1
-		if (L[i] ~ /^  runner\| =+ +END +=+/) {
-			if (intree)
-				after = 1
-			else if (after == 2)
-				after = 0
-			intree = 0
+		if (cur != "") {
+			TN[i] = cur
+			TP[i] = last
+		} else if (last != "")
+			TP[i] = last
+		if (L[i] ~ /^  runner\| =+ +END +=+/ && cur != "") {
+			last = cur
+			cur = ""
 		}
-		# sched-load: its run N starts at its mark; its first result
-		# line "ok N sched:NAME" ends it and says whether it was hotplug
 		if (L[i] ~ /sched-load: mark [0-9]+ *$/) {
 			mark = L[i]
 			sub(/.*sched-load: mark /, "", mark)
 			sub(/ +$/, "", mark)
 			markline = i
-		} else if (mark != "" && L[i] ~ /^(not )?ok [0-9]+ sched:/) {
-			s = L[i]
-			sub(/^(not )?ok /, "", s)
-			num = s
+		} else if (mark != "" && L[i] ~ /^(not )?ok [0-9]+ (sched|control):/) {
+			num = L[i]
+			sub(/^(not )?ok /, "", num)
 			sub(/ .*/, "", num)
 			if (num != mark)
 				continue
-			sub(/^[0-9]+ /, "", s)
-			sub(/ .*/, "", s)
-			# a run right after a hotplug run: "after" from the
-			# hotplug run's result to this result
-			if (from)
-				for (x = from; x <= i; x++)
-					ah[x] = 1
-			from = 0
-			if (is_hotplug(s)) {
-				for (x = markline; x <= i; x++)
-					hp[x] = ah[x] = 1
-				from = i + 1
+			s = result_name(L[i])
+			for (x = markline; x <= i; x++) {
+				TN[x] = s
+				TP[x] = lastrun
 			}
+			lastrun = s
 			mark = ""
-		}
+		} else if (mark == "" && lastrun != "")
+			TP[i] = lastrun
 	}
+}
+
+# in_scope(VARS, TESTS, SCOPE, I): the rule holds at line I
+function in_scope(vs, tre, sc, i) {
+	if (variant == "" || index(vs, "," variant ",") == 0)
+		return 0
+	if (TN[i] != "" && TN[i] ~ tre)
+		return 1
+	return sc == "after" && TP[i] != "" && TP[i] ~ tre
 }
 
 FILENAME == ARGV[1] { load($0); next }
 { sub(/\r$/, ""); L[++N] = $0 }
 
 END {
-	hotplug_lines()
+	if (mode == "lint")
+		exit (nbad > 0)
+	test_lines()
 	for (i = 1; i <= N; i++)
 		for (k = 1; k <= n; k++) {
-			if (L[i] !~ re[k])
-				continue
-			if (scope[k] == "hotplug" && !(i in hp))
-				continue
-			if (scope[k] == "after" && !(i in ah))
+			if (L[i] !~ re[k] || !in_scope(vars[k], tests[k], scope[k], i))
 				continue
 			kw[i] = why[k]
 			one[i] = 1
@@ -166,7 +231,7 @@ END {
 		if (one[i])
 			continue
 		for (k = 1; k <= nm; k++) {
-			if (L[i] !~ mre[k])
+			if (L[i] !~ mre[k] || !in_scope(mvars[k], mtests[k], "", i))
 				continue
 			if (mkind[k] == "block") {
 				# its report: up to "</TASK>" or "---[ end trace"

@@ -30,10 +30,23 @@
 #
 # Usage: ktap-report.sh [--qemu-rc N] [--filter PATTERN [--names-from FILE]] CONSOLE_LOG
 #        ktap-report.sh --stage-failed "WHAT"     (no guest run happened)
-# Env: DECLARED_SKIPS overrides the declared-skips file.
+# On a debug kernel, host:lockdep-on fails if lockdep turned itself off in
+# a test that scripts/lockdep-off.txt does not declare; on a kernel without
+# lockdep it is a SKIP saying so.
+#
+# A sched-load run predicted to hit a known kernel bug
+# (scripts/predicted-splats.txt, scripts/predicted-splat.sh) passes only if
+# its console block shows that splat and no other.
+#
+# The in-tree selftests' schedulers must end as scripts/intree-exits.txt
+# says for the variant (a suite of their own, scx-selftest-exits).
+#
+# Env: DECLARED_SKIPS, LOCKDEP_OFF override the data files; SCX_VARIANT the
+# log's "# variant:" line; SCX_EXIT_KINDS=off leaves the exit kinds out.
 set -euo pipefail
 here=$(dirname "$0")
 declared=${DECLARED_SKIPS:-$here/declared-skips.txt}
+lockdep_off=${LOCKDEP_OFF:-$here/lockdep-off.txt}
 
 qemu_rc="" stage_failed="" log="" filter="" names_from=""
 while [ $# -gt 0 ]; do
@@ -42,7 +55,7 @@ while [ $# -gt 0 ]; do
 	--stage-failed) stage_failed=$2 && shift ;;
 	--filter) filter=$2 && shift ;;
 	--names-from) names_from=$2 && shift ;;
-	-h | --help) sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//' && exit 0 ;;
+	-h | --help) sed -n '2,45p' "$0" | sed 's/^# \{0,1\}//' && exit 0 ;;
 	*) log=$1 ;;
 	esac
 	shift
@@ -88,6 +101,42 @@ is_declared() {
 	return 1
 }
 
+# lockdep_verdict: host:lockdep-on from the guest's "# lockdep:" lines
+# (initramfs/payloads/check.sh, after each suite) and lockdep's own
+# console lines; the declared tests: lockdep-off.txt (VARIANTS;TEST;WHY).
+lockdep_verdict() {
+	local states off trigger line test text v vs tre why
+	states=$(grep '^# lockdep: ' <<<"$clean" || true)
+	if [ -z "$states" ]; then
+		add "not ok" "host:lockdep-on # the guest never said whether lockdep is on (no '# lockdep:' line): see $log"
+		return
+	fi
+	if grep -q '^# lockdep: none' <<<"$states"; then
+		add "ok" "host:lockdep-on # SKIP no lockdep in this kernel (not a debug kernel): lock bugs go unchecked"
+		return
+	fi
+	off=$(grep -m1 -E '^# lockdep: debug_locks=([^1]|$)' <<<"$states" || true)
+	if trigger=$("$here/detect-splat.sh" --lockdep "$log"); then
+		IFS=$'\t' read -r line test text <<<"$trigger"
+	elif [ -n "$off" ]; then
+		line="" test="" text=$off
+	else
+		add "ok" "host:lockdep-on"
+		return
+	fi
+	test=${test:-unknown (no lockdep report on the console; the guest: ${off#"# lockdep: "})}
+	v=${SCX_VARIANT:-$(sed -n 's/^# variant: \([A-Za-z0-9_-]*\).*/\1/p; T; q' <<<"$clean")}
+	if [ -f "$lockdep_off" ] && [ -n "$v" ]; then
+		while IFS=';' read -r vs tre why; do
+			case "$vs" in '' | '#'*) continue ;; esac
+			[[ ",$vs," == *",$v,"* && $test =~ $tre ]] || continue
+			add "ok" "host:lockdep-on # SKIP lockdep turned off in $test (declared: $why); the tests after it ran unchecked"
+			return
+		done <"$lockdep_off"
+	fi
+	add "not ok" "host:lockdep-on # lockdep turned off${line:+ at $log:$line} while running $test, not declared for ${v:-an unknown variant} (scripts/lockdep-off.txt): ${text#*] }"
+}
+
 if [ -n "$stage_failed" ]; then
 	new_suite host
 	add "not ok" "build # $stage_failed failed before the guest ran; see the errors above"
@@ -104,7 +153,7 @@ else
 	else
 		guest=$(grep -E '^(# suites?: |1\.\.[0-9]+$|(not )?ok [0-9]+ )' <<<"$clean" || true)
 	fi
-	nguest=0 expected=""
+	nguest=0 expected="" predicted_lines=""
 	suite=""
 	while IFS= read -r l; do
 		case "$l" in
@@ -116,10 +165,26 @@ else
 			[ -n "$suite" ] && [ -z "${plan[$suite]+set}" ] && plan[$suite]=${BASH_REMATCH[1]}
 			continue
 		fi
-		[[ $l =~ ^(not\ ok|ok)\ [0-9]+\ (.*)$ ]] || continue
+		[[ $l =~ ^(not\ ok|ok)\ ([0-9]+)\ (.*)$ ]] || continue
 		# a result before any suite marker: a guest that prints no suites
 		[ -n "$suite" ] || new_suite guest
-		verdict=${BASH_REMATCH[1]} rest=${BASH_REMATCH[2]}
+		verdict=${BASH_REMATCH[1]} num=${BASH_REMATCH[2]} rest=${BASH_REMATCH[3]}
+		# a sched-load run predicted to hit a known kernel bug
+		# (scripts/predicted-splats.txt) passes only if its block shows it
+		if [ "$suite" = sched-load ] && [[ $rest =~ ^([^#[:space:]]+) ]] &&
+			pred=$("$here/predicted-splat.sh" "$log" "${BASH_REMATCH[1]}" "$num"); then
+			IFS=$'\t' read -r pv plines ptext <<<"$pred"
+			name=${BASH_REMATCH[1]}
+			if [ "$verdict" != ok ]; then
+				rest="$rest # (predicted splat: $ptext)"
+			elif [ "$pv" = ok ]; then
+				rest="$name # $ptext" predicted_lines="$predicted_lines,$plines,"
+			elif [ "$pv" = skip ]; then
+				rest="$name # SKIP $ptext"
+			else
+				verdict="not ok" rest="$name # $ptext"
+			fi
+		fi
 		# the same skip test as the count below
 		if [ "$verdict" = ok ] && [[ $rest =~ ^([^#]*[^#[:space:]])[[:space:]]*\#\ *[Ss][Kk][Ii][Pp]([[:space:]]+(.*))?$ ]]; then
 			name=${BASH_REMATCH[1]} reason=${BASH_REMATCH[3]}
@@ -150,6 +215,18 @@ else
 		new_suite "$st"
 		add "not ok" "$st:started # planned, but the guest never started it (crash, hang or early exit: see $log)"
 	done
+	# How each in-tree selftest's schedulers ended, read from the kernel's
+	# own lines (scripts/intree-exits.sh, scripts/intree-exits.txt): a
+	# test that passed with its scheduler ejected by an error where it
+	# meant to unload it, with another message, or left enabled, fails.
+	if [ "${SCX_EXIT_KINDS:-on}" != off ] && grep -q '^  runner| TEST: ' <<<"$clean"; then
+		new_suite scx-selftest-exits
+		while IFS= read -r l; do
+			[[ $l =~ ^(not\ ok|ok)\ (.*)$ ]] && add "${BASH_REMATCH[1]}" "${BASH_REMATCH[2]}"
+		done < <("$here/intree-exits.sh" "$log" || true)
+		[ -n "$(of_suite scx-selftest-exits)" ] ||
+			add "not ok" "scx-selftest-exit:read # the in-tree tests ran, but scripts/intree-exits.sh judged none"
+	fi
 	new_suite host
 
 	if [ "$nguest" -gt 0 ]; then
@@ -187,8 +264,20 @@ else
 		add "not ok" "host:guest-exit-marker # no SCX-GUEST-EXIT line: $why (see $log)"
 	fi
 
+	# Lockdep (debug kernels) turns itself off after its first report, and
+	# every later test runs unchecked: the test that turned it off must
+	# declare it (scripts/lockdep-off.txt), and a kernel without lockdep
+	# says so. Judged when the check payload ran (its "# suites:" line).
+	if grep -q '^# suites:' <<<"$clean"; then
+		lockdep_verdict
+	fi
+
 	# Known splats (scripts/known-splats.txt) stay visible as a skip.
 	known=$("$here/detect-splat.sh" --known "$log")
+	# a splat a test predicted and saw is that test's result, not a skip
+	if [ -n "$predicted_lines" ] && [ -n "$known" ]; then
+		known=$(awk -F'\t' -v p="$predicted_lines" '!index(p, "," $1 ",")' <<<"$known")
+	fi
 	if [ -n "$known" ]; then
 		whys=$(cut -f2 <<<"$known" | sort | uniq -c | sed 's/^ *\([0-9]*\) /\1x /' | paste -sd';' -)
 		add "ok" "host:known-splats # SKIP $(wc -l <<<"$known") known splat(s) ignored: $whys"
@@ -205,6 +294,15 @@ else
 	else
 		add "ok" "host:console-free-of-splats"
 	fi
+fi
+
+# sched-load's runs: those that start a scheduler (sched:NAME) and the
+# controls that start none (control:NAME, the reference), counted apart.
+if has_suite sched-load; then
+	sl=$(of_suite sched-load)
+	nsched=$(grep -c $'\tsched:' <<<"$sl" || true)
+	nctl=$(grep -c $'\tcontrol:' <<<"$sl" || true)
+	[ $((nsched + nctl)) -eq 0 ] || notes+=("sched-load: $nsched scheduler runs + $nctl controls")
 fi
 
 # A suite that T= emptied (plan 0, nothing reported) is left out.

@@ -24,6 +24,18 @@ wanted() {
 	return 1
 }
 
+# lockdep_state WHEN: whether lockdep still watches, for the host
+# (scripts/ktap-report.sh, scripts/lockdep-off.txt): it turns itself off
+# after its first report and every later test runs unchecked; a kernel
+# without it says so.
+lockdep_state() {
+	if [ -r /proc/lockdep_stats ]; then
+		echo "# lockdep: debug_locks=$(awk '/debug_locks:/ { print $2 }' /proc/lockdep_stats) $1"
+	else
+		echo "# lockdep: none (no CONFIG_PROVE_LOCKING in this kernel) $1"
+	fi | tee -a "$out"
+}
+
 run_suite() {
 	name=$1
 	shift
@@ -34,6 +46,7 @@ run_suite() {
 		echo "# suite $name failed"
 		rc=1
 	fi
+	lockdep_state "after $name"
 }
 
 # The run's plan: every suite that will run, before the first one does, so
@@ -47,6 +60,7 @@ for s in selftests scx sched-load; do
 	wanted "$s" && planned="$planned $s"
 done
 echo "# suites:$planned" | tee -a "$out"
+lockdep_state "at start"
 
 for s in /scx/suites/*.sh; do
 	[ -e "$s" ] || continue
@@ -100,7 +114,7 @@ fi
 loglevel=$(cut -f1 /proc/sys/kernel/printk)
 echo 1 >/proc/sys/kernel/printk
 echo "SCX-RESULTS-BEGIN"
-grep -E '^(# suites?: |# time: |1\.\.[0-9]+$|(not )?ok [0-9]+ )' "$out"
+grep -E '^(# suites?: |# time: |# lockdep: |1\.\.[0-9]+$|(not )?ok [0-9]+ )' "$out"
 echo "SCX-RESULTS-END"
 echo "$loglevel" >/proc/sys/kernel/printk
 exit "$rc"

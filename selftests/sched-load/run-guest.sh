@@ -12,6 +12,9 @@
 #
 #   ok <n> sched:<name>        or        not ok <n> sched:<name>
 #
+# (control:<name> for a run that starts no scheduler: loadgen alone, the
+# hotplug cycle without a scheduler; the reference, not a scheduler run)
+#
 # preceded by '# ' diagnostics with the measured numbers (enabled, seconds,
 # loadgen's total and smallest work count, errors), then a summary
 # "# sched-load: ..." line.  Exit status 0 if nothing failed.
@@ -26,7 +29,7 @@
 # SECS, RELOADS, HOTPLUG_CYCLES and LOGDIR in the environment override;
 # ONLY=<awk regexp> runs only the matching names, EXCLUDE=<awk regexp>
 # leaves the matching ones out; SCX_T=<string> (make check T=) runs only the
-# runs whose "sched:<name>" contains it.
+# runs whose "sched:<name>" (or "control:<name>") contains it.
 #
 # Every wait is bounded: a scheduler that does not enable, does not stop or
 # hangs is killed and reported, and the whole script finishes.
@@ -94,9 +97,10 @@ build_plan() {
 			echo "run | $s | quick full | - | - | $s" >> "$LOGDIR/plan"
 	done
 	awk -F'|' -v m="$MODE" -v only="${ONLY:-}" -v excl="${EXCLUDE:-}" -v t="${SCX_T:-}" '
-		{ n = $2; gsub(/[[:space:]]/, "", n) }
+		{ n = $2; gsub(/[[:space:]]/, "", n); k = $1; gsub(/[[:space:]]/, "", k); c = $6; gsub(/[[:space:]]/, "", c)
+		  ctl = (k == "none" || c == "-") }  # as run_prefix (lib/results.sh) decides
 		(" " $3 " ") ~ (" " m " ") && (only == "" || n ~ only) &&
-		(excl == "" || n !~ excl) && (t == "" || index("sched:" n, t))' \
+		(excl == "" || n !~ excl) && (t == "" || index((ctl ? "control:" : "sched:") n, t))' \
 		"$LOGDIR/plan" > "$LOGDIR/plan.$MODE"
 }
 
@@ -125,7 +129,9 @@ while IFS="|" read -r kind name _modes expect lgx cmd <&3; do
 	kind=$(trim "$kind") name=$(trim "$name") expect=$(trim "$expect")
 	lgx=$(trim "$lgx") cmd=$(trim "$cmd")
 	[ "$lgx" = - ] && lgx=
-	begin_run "$name"
+	# a run that starts no scheduler is a control (run_prefix): reported
+	# as control:NAME, not counted as a scheduler run
+	begin_run "$name" "$(run_prefix "$kind" "$cmd")"
 	parse_expect "$kind" "$expect"
 	EXIT_LINE='' STOP_S='' EJECT_S='' KILL_S='' LG_TOTAL='' LG_MIN='' LG_SECS='' end_skip=''
 	if [ ! -e $SCX/state ]; then
@@ -151,4 +157,5 @@ while IFS="|" read -r kind name _modes expect lgx cmd <&3; do
 done 3< "$LOGDIR/plan.$MODE"
 
 echo "# sched-load: variant=$VARIANT mode=$MODE pass=$PASS fail=$FAIL skip=$SKIP runs=$N secs=$(since "$T_START")${LOCKDEP_OFF:+ lockdep_off_runs=$LOCKDEP_OFF}"
+echo "# sched-load: ${SCHED_RUNS:-0} scheduler runs + ${CONTROLS:-0} controls"
 [ "$FAIL" -eq 0 ]

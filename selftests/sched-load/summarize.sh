@@ -38,8 +38,9 @@ function val(k,   i) {
 	hdr[f] = val("variant") "/" val("mode")
 }
 /^[0-9]+ # loadgen: secs=/ { lgs[f] = val("elapsed_ms") }
-/^[0-9]+ # sched:[^ ]+ / {
-	name = substr($3, 7); k = f SUBSEP name
+# control:NAME, a run that starts no scheduler: the same row, named so
+/^[0-9]+ # (sched|control):[^ ]+ / {
+	name = $3; sub(/^sched:/, "", name); k = f SUBSEP name
 	en[k] = val("enabled")
 	secs[k] = val("secs")
 	# older logs: hotplug, reload and error runs had no secs=
@@ -53,7 +54,7 @@ function val(k,   i) {
 	if (val("enable_avg_s") != "-") note[k] = "enable_avg_s=" val("enable_avg_s")
 	tot[k] = val("total"); mn[k] = val("min"); er[k] = val("errors")
 }
-/^[0-9]+ (not )?ok [0-9]+ sched:/ {
+/^[0-9]+ (not )?ok [0-9]+ (sched|control):/ {
 	lgs[f] = ""
 	neg = ($2 == "not")
 	name = neg ? $5 : $4

@@ -38,7 +38,7 @@ rc=0
 check over-plan-fails "exit $rc: $(grep 'guest:plan' "$tmp/over.out")" \
 	bash -c '[ "$1" != 0 ] && grep -q "guest:plan # planned 1 tests, 2 reported" "$2"' _ "$rc" "$tmp/over.out"
 # A suite T= emptied ("1..0", nothing reported) is left out, not failed.
-printf '%s\n' "# suites: empty guest" "# suite: empty" "1..0" "# suite: guest" "1..1" "ok 1 a" \
+printf '%s\n' "# suites: empty guest" "# lockdep: none (no CONFIG_PROVE_LOCKING) at start" "# suite: empty" "1..0" "# suite: guest" "1..1" "ok 1 a" \
 	"SCX-GUEST-EXIT: 0" >"$tmp/empty.log"
 rc=0
 "$top/scripts/ktap-report.sh" --qemu-rc 0 "$tmp/empty.log" >"$tmp/empty.out" || rc=$?

@@ -110,5 +110,5 @@ do_hotplug() {
 	else
 		check_klog
 	fi
-	diag "sched:$NAME enabled=$ENABLED enable_s=$ENABLE_S secs=${LG_SECS:-?} total=${LG_TOTAL:-?} min=${LG_MIN:-?} errors=$NERR"
+	diag "$PFX:$NAME enabled=$ENABLED enable_s=$ENABLE_S secs=${LG_SECS:-?} total=${LG_TOTAL:-?} min=${LG_MIN:-?} errors=$NERR"
 }

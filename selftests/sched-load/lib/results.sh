@@ -26,10 +26,20 @@ lockdep_on() {
 	awk '/debug_locks:/ { print $2 }' /proc/lockdep_stats 2>/dev/null || true
 }
 
+# run_prefix KIND COMMAND: "control" for a run that starts no scheduler
+# (runs.list kind none, or command "-": loadgen alone, the hotplug cycle
+# without a scheduler), else "sched"
+run_prefix() {
+	if [ "$1" = none ] || [ "$2" = - ]; then echo control; else echo sched; fi
+}
+
+# begin_run NAME PFX: PFX is "sched" for a run that starts a scheduler,
+# "control" for one that starts none (its numbers are the reference the
+# scheduler runs are read against, and it is no scheduler run)
 begin_run() {
 	N=$((N + 1))
-	PREV_NAME=${NAME-}
-	NAME=$1
+	PREV_NAME=${NAME-} PREV_PFX=${PFX:-sched}
+	NAME=$1 PFX=$2
 	NERR=0
 	RUNLOG=$LOGDIR/$N-$NAME
 	: > "$RUNLOG.diag"
@@ -61,6 +71,7 @@ settle() {
 
 # end_run [SKIP-REASON]: print the result line and the diagnostics
 end_run() {
+	if [ "$PFX" = control ]; then CONTROLS=$((${CONTROLS:-0} + 1)); else SCHED_RUNS=$((${SCHED_RUNS:-0} + 1)); fi
 	stop_sched_quiet
 	stop_loadgen_quiet
 	diag "wall_s=$(since "$T_RUN")"
@@ -73,18 +84,18 @@ end_run() {
 	cat "$RUNLOG.diag"
 	if [ $# -gt 0 ]; then
 		SKIP=$((SKIP + 1))
-		echo "ok $N sched:$NAME # SKIP $1"
+		echo "ok $N $PFX:$NAME # SKIP $1"
 	elif [ "$NERR" -eq 0 ] && [ -s "$RUNLOG.known" ]; then
 		# every check passed but a known splat was elided: not a pass,
 		# the kernel was not clean
 		SKIP=$((SKIP + 1))
-		echo "ok $N sched:$NAME # SKIP known splat: $(cut -f1 "$RUNLOG.known" | sort -u | head -n 1)"
+		echo "ok $N $PFX:$NAME # SKIP known splat: $(cut -f1 "$RUNLOG.known" | sort -u | head -n 1)"
 	elif [ "$NERR" -eq 0 ]; then
 		PASS=$((PASS + 1))
-		echo "ok $N sched:$NAME"
+		echo "ok $N $PFX:$NAME"
 	else
 		FAIL=$((FAIL + 1))
-		echo "not ok $N sched:$NAME"
+		echo "not ok $N $PFX:$NAME"
 	fi
 }
 
@@ -150,11 +161,13 @@ check_klog() {
 	# $RUNLOG.known instead of being checked. Listed by timestamp and
 	# reason, not text: the text of a report known only with its cause
 	# would read as a splat on its own to the host. run= tells the awk
-	# which test this log is from and prev= which ran before it (hotplug:
-	# rules hold only in hotplug runs, after-hotplug: in the next run too).
-	awk -v mode=known -v run="sched:$NAME" -v prev="sched:$PREV_NAME" \
+	# which test this log is from and prev= which ran before it (the
+	# rules hold only in the tests they name, after: ones in the next run
+	# too), variant= on which kernels (initramfs/init exports SCX_VARIANT; none:
+	# no rule holds, every splat fails the run).
+	awk -v mode=known -v variant="${SCX_VARIANT:-}" -v run="$PFX:$NAME" -v prev="$PREV_PFX:$PREV_NAME" \
 		-f known-splats.awk known-splats "$kl" | cut -f2- > "$RUNLOG.known"
-	awk -v mode=blank -v block=1 -v run="sched:$NAME" -v prev="sched:$PREV_NAME" \
+	awk -v mode=blank -v block=1 -v variant="${SCX_VARIANT:-}" -v run="$PFX:$NAME" -v prev="$PREV_PFX:$PREV_NAME" \
 		-f known-splats.awk known-splats "$kl" > "$kl.unknown"
 	if [ -s "$RUNLOG.known" ]; then
 		diag "kernel log: known splat(s), not caused by the series (known-splats):"

@@ -13,7 +13,7 @@ do_none() {
 	lg_start "$SECS" "$1"
 	lg_wait
 	check_klog
-	diag "sched:$NAME enabled=n/a secs=$SECS total=${LG_TOTAL:-?} min=${LG_MIN:-?} errors=$NERR"
+	diag "$PFX:$NAME enabled=n/a secs=$SECS total=${LG_TOTAL:-?} min=${LG_MIN:-?} errors=$NERR"
 }
 
 do_run() {
@@ -31,7 +31,7 @@ do_run() {
 		sched_stats
 	fi
 	check_klog
-	diag "sched:$NAME enabled=$ENABLED enable_s=$ENABLE_S secs=$secs total=${LG_TOTAL:-?} min=${LG_MIN:-?} stop_s=${STOP_S:--} errors=$NERR"
+	diag "$PFX:$NAME enabled=$ENABLED enable_s=$ENABLE_S secs=$secs total=${LG_TOTAL:-?} min=${LG_MIN:-?} stop_s=${STOP_S:--} errors=$NERR"
 	diag "exit: ${EXIT_LINE:-none}"
 }
 
@@ -89,7 +89,7 @@ do_error() {
 	fi
 	check_klog "sched_ext: BPF scheduler \"$ops\" disabled \\($E_EXIT\\)" \
 		"sched_ext: $ops: "
-	diag "sched:$NAME enabled=$ENABLED enable_s=$ENABLE_S eject_s=${EJECT_S:--} secs=${LG_SECS:-?} total=${LG_TOTAL:-?} min=${LG_MIN:-?} errors=$NERR"
+	diag "$PFX:$NAME enabled=$ENABLED enable_s=$ENABLE_S eject_s=${EJECT_S:--} secs=${LG_SECS:-?} total=${LG_TOTAL:-?} min=${LG_MIN:-?} errors=$NERR"
 	diag "exit: ${EXIT_LINE:-none}"
 }
 
@@ -163,7 +163,7 @@ do_kill() {
 		grep -q "sched_ext: BPF scheduler \"$ops\" disabled (unregistered from user space)" "$RUNLOG.klog" ||
 			err "kernel log: no 'BPF scheduler \"$ops\" disabled (unregistered from user space)' after SIGKILL"
 	fi
-	diag "sched:$NAME enabled=$ENABLED enable_s=$ENABLE_S kill_s=${KILL_S:--} secs=${LG_SECS:-?} total=${LG_TOTAL:-?} min=${LG_MIN:-?} errors=$NERR"
+	diag "$PFX:$NAME enabled=$ENABLED enable_s=$ENABLE_S kill_s=${KILL_S:--} secs=${LG_SECS:-?} total=${LG_TOTAL:-?} min=${LG_MIN:-?} errors=$NERR"
 }
 
 do_reload() {
@@ -196,5 +196,5 @@ do_reload() {
 		err "enable_seq went from $seq_start to $(enable_seq) in $ok cycles"
 	[ "$ok" -eq "$RELOADS" ] || err "only $ok of $RELOADS load/unload cycles succeeded"
 	check_klog
-	diag "sched:$NAME enabled=$ok/$RELOADS secs=${LG_SECS:-?} cycles=$ok/$RELOADS loop_s=$(since "$t0") enable_avg_s=$(echo "$en_sum $ok" | awk '{ printf "%.2f", $2 ? $1 / $2 / 100 : 0 }') enable_max_s=$(echo "$en_max" | awk '{ printf "%.2f", $1 / 100 }') total=${LG_TOTAL:-?} min=${LG_MIN:-?} errors=$NERR"
+	diag "$PFX:$NAME enabled=$ok/$RELOADS secs=${LG_SECS:-?} cycles=$ok/$RELOADS loop_s=$(since "$t0") enable_avg_s=$(echo "$en_sum $ok" | awk '{ printf "%.2f", $2 ? $1 / $2 / 100 : 0 }') enable_max_s=$(echo "$en_max" | awk '{ printf "%.2f", $1 / 100 }') total=${LG_TOTAL:-?} min=${LG_MIN:-?} errors=$NERR"
 }
