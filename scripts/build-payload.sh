@@ -100,8 +100,12 @@ if [ -x "$hook" ]; then
 	log "payload $variant: scx suite ($hook)"
 	run_logged "$tree/.scx-suite-build.log" \
 		env SCX_SUITE_BUILD_DIR="$tree/.scx-suite-build" \
-		"$hook" "$tree" "$out/scx-suite" "$variant" ||
-		die "selftests/scx/build.sh failed for $variant; log: $tree/.scx-suite-build.log"
+		"$hook" "$tree" "$out/scx-suite" "$variant" || {
+		# only this suite fails (the guest reports it as not in the
+		# initramfs), not every other test of the kernel
+		rm -rf "$out/scx-suite"
+		warn "selftests/scx/build.sh failed for $variant: the scx suite will fail; log: $tree/.scx-suite-build.log"
+	}
 elif [ -e "$hook" ]; then
 	warn "$hook exists but is not executable; not building the scx suite"
 fi

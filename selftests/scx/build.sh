@@ -50,7 +50,7 @@ variant=${3:-unknown}
 CLANG=${CLANG:-clang-19}
 SCX_TARBALL=${SCX_TARBALL:-$(dirname "$repo")/shared/third-party/scx-v1.0.8-bpf.tar.xz}
 b=${SCX_SUITE_BUILD_DIR:-$CACHE_DIR/scx-suite-build/$(basename "$ksrc")}
-[ -f "$SCX_TARBALL" ] || die "SCX_TARBALL=$SCX_TARBALL: no such file"
+[ -f "$SCX_TARBALL" ] || die "SCX_TARBALL=$SCX_TARBALL: no such file (the sched-ext/scx v1.0.8 BPF sources: set SCX_TARBALL=/path/to/scx-v1.0.8-bpf.tar.xz)"
 command -v "$CLANG" >/dev/null || die "$CLANG not found: make deps"
 case "$out/" in "$ksrc"/*) die "<outdir> must not be inside the kernel tree" ;; esac
 mkdir -p "$b"
