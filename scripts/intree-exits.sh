@@ -111,7 +111,9 @@ test == "" { next }
 pend != "" && index($0, "sched_ext: " pend ": ") {
 	m = $0
 	sub(/.*sched_ext: [^ ]+: /, "", m)
-	gsub(/\[[0-9]+\]/, "[PID]", m)
+	# which task trips the error is up to the scheduler (runner, a
+	# kthread): "comm[123]" reads as "TASK[PID]"
+	gsub(/[^ \[\]]+\[[0-9]+\]/, "TASK[PID]", m)
 	delete ends[pend "=" pkind]
 	ends[pend "=" pkind ": " m] = 1
 	pend = ""
