@@ -143,7 +143,7 @@ static void write_str(const char *path, const char *s)
 	}
 }
 
-static void spin(double secs)
+void spin(double secs)
 {
 	double end = now() + secs;
 

@@ -23,10 +23,7 @@ static pid_t hog(double end)
 	if (pid)
 		return pid;
 	for (int i = 0; now() < end; i++) {
-		double t = now() + 0.002;
-
-		while (now() < t)
-			;
+		spin(0.002);
 		if (i % 4)
 			sched_yield();
 		else

@@ -84,6 +84,8 @@ bool expect_kmsg(const char *klog, const char *want, bool present);
 int kmsg_check(int kfd, const char *what, const struct kmsg_want *wants,
 	       int n, int ret);
 bool activity(double secs, bool until_disabled);
+/* burn the CPU for @secs */
+void spin(double secs);
 struct bpf_link *attach(struct bpf_object *obj, const char *map);
 int eject(const char *path, const char *kind, double secs, double linger,
 	  const char *msg, const char *what);
