@@ -19,6 +19,8 @@
 #   make deps              install the missing host packages (the main
 #                          job installs too; other targets name them)
 #   make kernel [V=name] [DEBUG=1] [BENCH=1]   build one kernel
+#   make build-nocgroup    baseline, core and full built without
+#                          CONFIG_CGROUP_SCHED: no new compiler warning
 #   make payload | make initramfs   the stages up to the guest image
 #   make run CMD='...'     boot a kernel, run one guest command; fails
 #                          (make's status 2, "Error N") if it exits N != 0
@@ -228,6 +230,14 @@ kernel:
 	$(NEEDS) build $(TREE_PKGS)
 	@scripts/check-cache-dir.sh
 	@t=$$(scripts/kernel-source.sh) && KERNEL_TARBALL=$$t scripts/build-kernel.sh $(VARIANT) $(SERIES_FILE) $(FRAGMENTS) >/dev/null
+
+# The baseline (the reference for warnings), core and full built without
+# CONFIG_CGROUP_SCHED, never booted (scripts/build-nocgroup.sh).
+.PHONY: build-nocgroup
+build-nocgroup:
+	$(NEEDS) build $(TREE_PKGS)
+	@scripts/check-cache-dir.sh
+	@scripts/build-nocgroup.sh $(foreach v,baseline core full,$(v)=$(call vfield,$(v),3))
 
 # "cached DIR" or "build DIR SECONDS" (the last build's time), building nothing
 .PHONY: kernel-status
