@@ -52,6 +52,10 @@ void BPF_STRUCT_OPS(tco_enqueue, struct task_struct *p, u64 enq_flags)
 		scx_bpf_dispatch(p, SCX_DSQ_GLOBAL, SCX_SLICE_DFL, enq_flags);
 }
 
+/*
+ * One task per call, so that the others stay in the queue, where ops.dequeue
+ * sees them leave.
+ */
 void BPF_STRUCT_OPS(tco_dispatch, s32 cpu, struct task_struct *prev)
 {
 	struct task_struct *p;
@@ -65,6 +69,7 @@ void BPF_STRUCT_OPS(tco_dispatch, s32 cpu, struct task_struct *prev)
 			continue;
 		scx_bpf_dispatch(p, SCX_DSQ_GLOBAL, SCX_SLICE_DFL, 0);
 		bpf_task_release(p);
+		return;
 	}
 }
 

@@ -33,35 +33,39 @@ static pid_t hog(double end)
 }
 
 /*
- * @secs of load: two hogs whose nice value (ops.set_weight) and affinity
- * (ops.set_cpumask; ops.dequeue for a task the BPF queue holds) the parent
- * flips every 10 ms, and a short-lived child forked and reaped each time
- * (ops.enable, ops.disable, ops.exit_task).  Returns false as soon as the
- * scheduler is no longer enabled.
+ * @secs of load: more hogs than CPUs, so that some always wait in the BPF
+ * queue, and every 10 ms the parent flips each hog's nice value
+ * (ops.set_weight) and affinity (ops.set_cpumask): both take a waiting
+ * task off the queue (ops.dequeue).  A short-lived child forked and reaped
+ * each time gives ops.enable, ops.disable, ops.exit_task.  Returns false as
+ * soon as the scheduler is no longer enabled.
  */
+#define NR_HOGS_MAX	16
+
 static bool churn(double secs)
 {
 	int ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	int nr_hogs = ncpu + 2 < NR_HOGS_MAX ? ncpu + 2 : NR_HOGS_MAX;
 	double end = now() + secs;
+	pid_t hogs[NR_HOGS_MAX], c;
 	bool enabled = true;
-	pid_t hogs[2];
 	cpu_set_t set;
 
-	for (int i = 0; i < 2; i++)
+	for (int i = 0; i < nr_hogs; i++)
 		hogs[i] = hog(end);
 	for (int n = 0; now() < end; n++) {
-		pid_t h = hogs[n % 2], c;
-
 		if (strcmp(scx_state(), "enabled")) {
 			enabled = false;
 			break;
 		}
-		setpriority(PRIO_PROCESS, h, n % 4 < 2 ? 5 : 0);
 		CPU_ZERO(&set);
 		for (int cpu = 0; cpu < ncpu; cpu++)
 			if (n % 3 || cpu == n % ncpu)
 				CPU_SET(cpu, &set);
-		sched_setaffinity(h, sizeof(set), &set);
+		for (int i = 0; i < nr_hogs; i++) {
+			setpriority(PRIO_PROCESS, hogs[i], n % 4 < 2 ? 5 : 0);
+			sched_setaffinity(hogs[i], sizeof(set), &set);
+		}
 		c = fork();
 		if (c == 0) {
 			usleep(1000);
@@ -71,7 +75,7 @@ static bool churn(double secs)
 			waitpid(c, NULL, 0);
 		usleep(10000);
 	}
-	for (int i = 0; i < 2; i++) {
+	for (int i = 0; i < nr_hogs; i++) {
 		kill(hogs[i], SIGKILL);
 		waitpid(hogs[i], NULL, 0);
 	}
