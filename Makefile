@@ -53,7 +53,8 @@
 #   CMD                      make run's guest command
 #   BZIMAGE                  run/shell/check-one: boot this kernel (built
 #                            elsewhere) with V's initramfs, build no kernel
-#   T                        only tests whose suite:test name contains it
+#   T                        only the tests it selects: globs over suite:test
+#                            names, comma-separated (make list-tests)
 #   A B                      make bench-compare's results directories
 #   SCHED_LOAD               quick|full|off real schedulers under load
 #   HARNESS                  quick|full: the harness tests without (the
@@ -81,11 +82,14 @@ yes = $(filter 1 y yes true,$(1))
 bools := BASELINE DEBUG BENCH VERBOSE BOOT
 $(foreach v,$(bools),$(if $(filter-out 0 1 y n yes no true false,$(strip $($(v)))),\
 	$(error $(v)='$($(v))': want 1 or 0 (also y/n, yes/no, true/false))))
-# T=PATTERN: only the tests whose "suite:test" name contains PATTERN (a plain
-# substring: it goes on the kernel command line and into sh case patterns).
+# T=PATTERN: only the tests whose "suite:test" name it selects, as kunit.py's
+# --filter_glob: comma-separated shell globs, one without ":" naming suites
+# (initramfs/t-glob.sh, the one matcher: guest and host). It goes on the
+# kernel command line and into sh case patterns: t_glob_check refuses any
+# other character, with one line.
 T ?=
-$(if $(shell printf '%s' '$(T)' | LC_ALL=C grep -vqE '^[A-Za-z0-9_.:@+-]*$$' && echo bad),\
-	$(error T='$(T)': a plain substring of test names, letters, digits and _ . : @ + - only (e.g. T=neg: or T=consume)))
+$(if $(T),$(if $(shell sh -c '. initramfs/t-glob.sh && t_glob_check "$$1" 2>/dev/null || echo bad' sh '$(subst ','"'"',$(T))'),\
+	$(error $(shell sh -c '. initramfs/t-glob.sh && t_glob_check "$$1" 2>&1' sh '$(subst ','"'"',$(T))'))))
 # --- Kernel variants are data, one line each: name, kind, series files
 # (joined by '+', applied in order; none: 6.12.118 as shipped) and what the
 # verifier's refusals name after "is not allowed" (plain: nothing; named:
@@ -154,7 +158,7 @@ SCHED_LOAD ?= quick
 sched_load_full := $(filter full,$(SCHED_LOAD))
 QEMU_TIMEOUT ?= $(if $(call yes,$(DEBUG)),$(if $(sched_load_full),21600,10800),$(if $(sched_load_full),3600,1200))
 # Extra run-qemu.sh options (e.g. --accel tcg --smp 4) and kernel cmdline
-# (e.g. scx.suites=selftest).
+# (e.g. scx.scx_reps=3).
 QEMU_ARGS ?=
 GUEST_APPEND ?=
 # The debug kernel boots with 4-level paging: with QEMU's LA57 (-cpu max),
@@ -174,8 +178,9 @@ all: main
 # No real schedulers under load, no harness tests, no matrices: `make
 # check` (what CI runs) has all of them.
 MAIN_KERNELS := core baseline
-MAIN_SUITES := state,hang,selftests,smoke
-MAIN_FAMILIES := cases
+# Its tests (T= sugar; a T= of your own replaces it): the small suites,
+# the in-tree selftests and the project's negative loads and their twins.
+MAIN_T := sched-ext-state,hang-detector,scx-selftest,scx-simple,neg,baseline-diff,pos
 main:
 	@set -o pipefail; rc=0; start=$$(date +%s); sums=$$(mktemp); trap 'rm -f $$sums' EXIT; \
 	scripts/install-deps.sh; \
@@ -189,7 +194,7 @@ main:
 	for k in $(MAIN_KERNELS); do \
 		echo "==> main: $$k kernel ($$(( $$(date +%s) - start )) s so far)" >&2; \
 		$(MAKE) --no-print-directory check-one V=$$k BASELINE= DEBUG= BENCH= SCHED_LOAD=off \
-			GUEST_APPEND="scx.suites=$(MAIN_SUITES) scx.families=$(MAIN_FAMILIES) $(GUEST_APPEND)" \
+			T='$(or $(T),$(MAIN_T))' \
 			| tee -a $$sums || rc=1; \
 		l=$(call run_dir,$$k,,)/console.log; [ ! -f $$l ] || logs="$$logs $$l"; \
 	done; \
@@ -368,7 +373,7 @@ check-one:
 			--append "scx.payload=check scx.sched_load=$(SCHED_LOAD) $(if $(T),scx.t=$(T)) $(KERNEL_APPEND) $(GUEST_APPEND)" $(QEMU_ARGS) || rc=$$?; \
 		echo; \
 		[ -z "$(T)$(strip $(GUEST_APPEND))" ] || echo "T=$(T) $(GUEST_APPEND)" > $(RUN_DIR)/filter; \
-		r=0; scripts/ktap-report.sh --qemu-rc $$rc $(if $(T),--filter $(T) --names-from "$$(scripts/last-full-report.sh $(CACHE_DIR)/runs $(VARIANT))") $(CHECK_LOG) > $(RUN_DIR)/report.ktap || r=$$?; \
+		r=0; scripts/ktap-report.sh --qemu-rc $$rc $(if $(T),--filter '$(T)' --names-from "$$(scripts/last-full-report.sh $(CACHE_DIR)/runs $(VARIANT))") $(CHECK_LOG) > $(RUN_DIR)/report.ktap || r=$$?; \
 	else \
 		mkdir -p $(RUN_DIR); \
 		r=0; scripts/ktap-report.sh --stage-failed "building the $(VARIANT) kernel, payload or initramfs" > $(RUN_DIR)/report.ktap || r=$$?; \

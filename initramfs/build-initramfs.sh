@@ -40,7 +40,7 @@ install -m 0755 "$busybox" "$root/bin/busybox"
 done
 
 install -m 0755 "$here/init" "$root/init"
-install -m 0644 "$here/ktap.sh" "$root/scx/ktap.sh"
+install -m 0644 "$here/ktap.sh" "$here/t-glob.sh" "$root/scx/"
 mkdir -p "$root/scx/payloads" "$root/scx/suites"
 install -m 0755 "$here"/payloads/*.sh "$root/scx/payloads/"
 install -m 0755 "$here"/suites/*.sh "$root/scx/suites/"

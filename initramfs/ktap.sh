@@ -12,22 +12,21 @@ _ktap_n=0
 _ktap_failed=0
 
 # scx.t=PATTERN on the kernel command line (make check T=PATTERN) runs only
-# the tests whose "suite:test" name contains PATTERN; the others are left
-# out of the results, not reported as skips.
+# the tests whose "suite:test" name it selects (initramfs/t-glob.sh: a
+# comma-separated list of globs, as kunit.py's --filter_glob); the others
+# are left out of the results, not reported as skips.
+# shellcheck source=t-glob.sh # the build installs initramfs/t-glob.sh there
+[ ! -r /scx/t-glob.sh ] || . /scx/t-glob.sh
 # scx_t_wants NAME: NAME is selected.
-scx_t_wants() {
-	[ -z "${SCX_T:-}" ] && return 0
-	case "$1" in *"$SCX_T"*) return 0 ;; esac
-	return 1
-}
-# scx_t_suite PREFIX: some "PREFIX:test" name can contain the pattern, so the
-# suite has to run (then each result is filtered by name).
+scx_t_wants() { t_glob_match "${SCX_T:-}" "$1"; }
+# scx_t_suite PREFIX...: some "PREFIX:test" name (or PREFIX itself) of one
+# of them may be selected, so the suite has to run (then each result is
+# filtered by name).
 scx_t_suite() {
-	case "${SCX_T:-}" in
-	"") return 0 ;;
-	*:*) case "$1" in *"${SCX_T%%:*}") return 0 ;; esac; return 1 ;;
-	esac
-	return 0
+	for _s in "$@"; do
+		t_glob_suite "${SCX_T:-}" "$_s" && return 0
+	done
+	return 1
 }
 
 # ktap_plan NAME...: the suite's plan, printed before its tests run: how

@@ -34,7 +34,7 @@ echo patched >"$pl/scx/variant"
 "$repo/initramfs/build-initramfs.sh" "$dir" "$dir/.scx-boot-$tag.cpio" "$pl" >/dev/null 2>&1
 "$repo/run-qemu.sh" --kernel "$dir/arch/x86/boot/bzImage" --initrd "$dir/.scx-boot-$tag.cpio" \
 	--log "$dir/.scx-boot-console-$tag.log" --timeout 1200 \
-	--append "scx.payload=check scx.suites=scx-selftests scx.sched_load=off $*" >/dev/null 2>&1 || rc=$?
+	--append "scx.payload=check scx.t=scx-selftest scx.sched_load=off $*" >/dev/null 2>&1 || rc=$?
 # A tree at one patch of the series runs that patch's set of in-tree tests,
 # which scripts/intree-exits.txt (the variants' final sets) does not list.
 SCX_EXIT_KINDS=off exec "$here/ktap-report.sh" --qemu-rc "$rc" "$dir/.scx-boot-console-$tag.log"

@@ -232,7 +232,7 @@ else
 	if [ "$nguest" -gt 0 ]; then
 		add "ok" "host:guest-reported-results"
 	elif [ -n "$filter" ]; then
-		add "not ok" "host:guest-reported-results # T=$filter matched no test (a plain substring of suite:test names)"
+		add "not ok" "host:guest-reported-results # T=$filter matched no test (globs over suite:test names, initramfs/t-glob.sh)"
 		if [ -n "$names_from" ] && [ -f "$names_from" ]; then
 			notes+=("the tests of the last full run ($names_from):")
 			# the tests of a nested report are its indented lines

@@ -10,7 +10,7 @@
 #
 # Example (the hotplug run alone, patched kernel, 20 boots):
 #   scripts/repeat-check.sh 20 \
-#     GUEST_APPEND='scx.suites=sched-load scx.sched_load_only=^hotplug-scx_qmap$'
+#     T=sched:hotplug-scx_qmap
 #
 # Usage: repeat-check.sh [--keep-going] N [VAR=value ...]
 set -euo pipefail

@@ -1,11 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# run-guest.sh <patched|baseline> [<family>,...] - the sched_ext kfunc-filter
-# tests, in the guest (busybox sh).  KTAP on stdout: "ok N name" /
-# "not ok N name", diagnostics as "# " lines.  Exit status 0 if every test
-# passed.  With a list of families (matrix, callsite, cases, async, progs),
-# only those run.
+# run-guest.sh <patched|baseline> - the sched_ext kfunc-filter tests, in the
+# guest (busybox sh).  KTAP on stdout: "ok N name" / "not ok N name",
+# diagnostics as "# " lines.  Exit status 0 if every test passed.
 #
 #   matrix                 every sched_ext_ops member x every sched_ext kfunc
 #                          loaded (never attached), compared with the spec
@@ -55,26 +53,26 @@
 #                          operated on"; 6.12: "kfunc with mask")
 #
 # SCXK_SECS (default 1): seconds of load for each attached scheduler.
-# SCX_T (make check T=PATTERN): only the tests whose name contains PATTERN
-# run; the others are left out, not reported.
+# SCX_T (make check T=PATTERN): only the tests whose name PATTERN selects
+# (initramfs/t-glob.sh) run; the others are left out, not reported, and a
+# family none of whose names can match (matrix, callsite, cases, async,
+# progs, intree) is not even listed.
 
 V=${1:-}
 case "$V" in
 patched|baseline) ;;
-*) echo "usage: $0 patched|baseline [matrix,callsite,cases,async,progs,intree]" >&2; exit 2 ;;
+*) echo "usage: $0 patched|baseline" >&2; exit 2 ;;
 esac
-ONLY=${2:-}
-for f in $(echo "$ONLY" | tr ',' ' '); do
-	case "$f" in
-	matrix|callsite|cases|async|progs|intree) ;;
-	*) echo "$0: unknown test family '$f' (matrix, callsite, cases, async, progs, intree)" >&2; exit 2 ;;
-	esac
-done
-# want <family>: selected (all are when none is named)
+# want <family>: T= may select one of its tests (by their names' prefixes)
 want() {
-	[ -z "$ONLY" ] && return 0
-	case ",$ONLY," in *",$1,"*) return 0 ;; esac
-	return 1
+	case "$1" in
+	matrix) scx_t_suite matrix ;;
+	callsite) scx_t_suite callsite ;;
+	cases) scx_t_suite neg baseline-diff pos ;;
+	async) scx_t_suite async ;;
+	progs) scx_t_suite prog freplace ext ;;
+	intree) scx_t_suite intree-diff ;;
+	esac
 }
 D=$(cd "$(dirname "$0")" && pwd)
 X=$D/bin/scxk
@@ -199,7 +197,7 @@ planned=$(
 plan=$(ktap_plan $planned)
 cpus=$(cat /sys/devices/system/cpu/online)
 echo "# sched_ext kfunc filters: $V kernel $(uname -r), CPUs $cpus," \
-	"${plan#1..} tests${ONLY:+ ($ONLY)}${SCX_T:+ (T=$SCX_T)}"
+	"${plan#1..} tests${SCX_T:+ (T=$SCX_T)}"
 echo "$plan"
 [ "$cpus" = 0 ] && echo "# only one CPU: ops.select_cpu never runs (tasks cannot move), pos:select-cpu-* fails"
 

@@ -16,12 +16,25 @@ out=/tmp/scx-results.out
 : >"$out"
 rc=0
 
+# wanted SUITE: the suite may hold a test T= (scx.t=, SCX_T) selects: its
+# file's name, or the prefixes of its tests' names (suites_of). A suite
+# not wanted is not run (nor planned).
 wanted() {
-	[ -z "${SCX_SUITES:-}" ] && return 0
-	for w in $(echo "$SCX_SUITES" | tr ',' ' '); do
-		case "$1" in *"$w"*) return 0 ;; esac
-	done
-	return 1
+	# shellcheck disable=SC2046 # one word per name prefix
+	scx_t_suite $(suites_of "$1")
+}
+# suites_of SUITE: the "suite" parts of its tests' names (suite:test)
+suites_of() {
+	case "$1" in
+	*-sched-ext-state) echo sched-ext-state ;;
+	*-hang-detector) echo hang-detector ;;
+	*-scx-selftests) echo scx-selftest scx-selftest-exit ;;
+	*-scx-simple-smoke) echo scx-simple ;;
+	selftests) echo matrix callsite neg baseline-diff pos async prog freplace ext intree-diff ;;
+	scx) echo scx ;;
+	sched-load) echo sched-load sched control ;;
+	*) echo "${1#[0-9][0-9]-}" ;;
+	esac
 }
 
 # lockdep_state WHEN: whether lockdep still watches, for the host
@@ -75,8 +88,7 @@ missing() {
 }
 # The project's tests want the kernel kind (patched|baseline).
 if [ -x /selftests/run-guest.sh ]; then
-	run_suite selftests /selftests/run-guest.sh "$(cat /scx/variant 2>/dev/null || echo patched)" \
-		"${SCX_FAMILIES:-}"
+	run_suite selftests /selftests/run-guest.sh "$(cat /scx/variant 2>/dev/null || echo patched)"
 else
 	missing selftests /selftests/run-guest.sh
 fi
@@ -88,22 +100,17 @@ else
 	missing scx /scx-suite/run-guest.sh
 fi
 # The real schedulers under load, last (the longest); scx.sched_load= on
-# the kernel command line picks quick (default) or full, off skips it;
-# scx.sched_load_only=<awk regexp> runs only the matching runs.
+# the kernel command line picks quick (default) or full, off skips it.
 sched_load=quick
 # shellcheck disable=SC2013 # /proc/cmdline is one line of blank-separated words
 for arg in $(cat /proc/cmdline); do
 	case "$arg" in
 	scx.sched_load=*) sched_load=${arg#scx.sched_load=} ;;
-	scx.sched_load_only=*) export ONLY="${arg#scx.sched_load_only=}" ;;
 	esac
 done
 if [ "$sched_load" = off ]; then
-	# shellcheck disable=SC2194 # "case sched-load" on purpose: does T= match the suite's name?
-	case "sched-load" in
-	*"${SCX_T:-}"*) run_suite sched-load printf '1..1\nok 1 sched-load # SKIP scx.sched_load=off\n' ;;
-	*) run_suite sched-load echo "1..0" ;;
-	esac
+	# shellcheck disable=SC2016 # expanded by that sh
+	run_suite sched-load sh -c '. /scx/ktap.sh && ktap_plan sched-load && ktap_skip sched-load scx.sched_load=off'
 elif [ -x /sched-load/run-guest.sh ]; then
 	run_suite sched-load /sched-load/run-guest.sh \
 		"$(cat /scx/variant 2>/dev/null || echo patched)" "$sched_load"

@@ -27,9 +27,9 @@
 # quick: loadgen runs 5 s per run, 20 reloads, one hotplug cycle.
 # full:  20 s per run, 50 reloads, three hotplug cycles, more options.
 # SECS, RELOADS, HOTPLUG_CYCLES and LOGDIR in the environment override;
-# ONLY=<awk regexp> runs only the matching names, EXCLUDE=<awk regexp>
-# leaves the matching ones out; SCX_T=<string> (make check T=) runs only the
-# runs whose "sched:<name>" (or "control:<name>") contains it.
+# EXCLUDE=<awk regexp> leaves the matching names out; SCX_T=<pattern>
+# (make check T=, initramfs/t-glob.sh) runs only the runs whose
+# "sched:<name>" (or "control:<name>") it selects, e.g. SCX_T='sched:H-*'.
 #
 # Every wait is bounded: a scheduler that does not enable, does not stop or
 # hangs is killed and reported, and the whole script finishes.
@@ -70,6 +70,13 @@ T_START=0
 
 # ---- the functions, one file per job (lib/) ---------------------------------
 
+# T= (SCX_T): the guest's matcher; none when run where it is not (all runs)
+if [ -r /scx/t-glob.sh ]; then
+	# shellcheck source=../../initramfs/t-glob.sh # the initramfs has it there
+	. /scx/t-glob.sh
+else
+	t_glob_match() { return 0; }
+fi
 # shellcheck source=lib/util.sh # build.sh packs lib/ next to run-guest.sh
 . "$HERE/lib/util.sh"
 # shellcheck source=lib/results.sh # build.sh packs lib/ next to run-guest.sh
@@ -96,12 +103,16 @@ build_plan() {
 		grep -q "[[:space:]]$s\([[:space:]]\|\$\)" "$LOGDIR/plan" ||
 			echo "run | $s | quick full | - | - | $s" >> "$LOGDIR/plan"
 	done
-	awk -F'|' -v m="$MODE" -v only="${ONLY:-}" -v excl="${EXCLUDE:-}" -v t="${SCX_T:-}" '
-		{ n = $2; gsub(/[[:space:]]/, "", n); k = $1; gsub(/[[:space:]]/, "", k); c = $6; gsub(/[[:space:]]/, "", c)
-		  ctl = (k == "none" || c == "-") }  # as run_prefix (lib/results.sh) decides
-		(" " $3 " ") ~ (" " m " ") && (only == "" || n ~ only) &&
-		(excl == "" || n !~ excl) && (t == "" || index((ctl ? "control:" : "sched:") n, t))' \
-		"$LOGDIR/plan" > "$LOGDIR/plan.$MODE"
+	awk -F'|' -v m="$MODE" -v excl="${EXCLUDE:-}" '
+		{ n = $2; gsub(/[[:space:]]/, "", n) }
+		(" " $3 " ") ~ (" " m " ") && (excl == "" || n !~ excl)' \
+		"$LOGDIR/plan" |
+		while IFS= read -r l; do
+			# kind | name | modes | expect | lgx | cmd, as run_prefix decides
+			r=${l#*|}
+			t_glob_match "${SCX_T:-}" "$(run_prefix "$(trim "${l%%|*}")" "$(trim "${l##*|}")"):$(trim "${r%%|*}")" &&
+				printf '%s\n' "$l"
+		done > "$LOGDIR/plan.$MODE"
 }
 
 T_START=$(now_cs)

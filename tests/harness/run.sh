@@ -5,8 +5,8 @@
 # "N passed, N failed" (", N skipped" if any); exit 0 only if none failed.
 #
 # T=PATTERN (make check T=) keeps only the results whose "file:test" name
-# contains PATTERN, and runs only the files whose results can: with a ":"
-# in PATTERN, those whose name ends with the part before it.
+# it selects, and runs only the files some of whose names it may select:
+# the guest's matcher (initramfs/t-glob.sh), the file's name as the suite.
 #
 # HARNESS=quick (the default, what CI runs) leaves out the parts that boot
 # a kernel in QEMU (about 8 of the 10 minutes): each such file reports one
@@ -22,6 +22,10 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 . "$top/scripts/progress.sh"
+# shellcheck source=../../initramfs/t-glob.sh
+. "$top/initramfs/t-glob.sh"
+T=${T:-}
+t_glob_check "$T" || exit 2
 case "${HARNESS:=quick}" in
 quick) export HARNESS_NO_BOOT=1 ;;
 full) unset HARNESS_NO_BOOT ;;
@@ -37,15 +41,22 @@ start=$SECONDS
 for f in "${files[@]}"; do
 	[ -x "$f" ] || { echo "tests/harness/run.sh: not an executable test: $f" >&2 && exit 2; }
 	t=$(basename "$f" .test.sh)
-	case "${T:-}" in
-	*:*) [[ $t == *"${T%%:*}" ]] || continue ;;
-	esac
+	t_glob_suite "$T" "$t" || continue
 	t0=$SECONDS
 	rc=0
 	# Result lines get the file's name as prefix; "# " lines pass through.
 	"$f" 2>&1 | sed -E "s/^((not )?ok) [0-9]+ /\1 - $t:/" >"$out.file" || rc=$?
-	awk -v t="${T:-}" '{ n = $0; sub(/^(not )?ok - /, "", n); sub(/ *#.*/, "", n) }
-		t == "" || !/^(not )?ok - / || index(n, t)' "$out.file" >"$out.sel"
+	while IFS= read -r l; do
+		case "$l" in
+		"ok - "* | "not ok - "*)
+			n=${l#not }
+			n=${n#ok - }
+			n=${n%%#*}
+			n=${n%"${n##*[! ]}"}
+			t_glob_match "$T" "$n" || continue ;;
+		esac
+		printf '%s\n' "$l"
+	done <"$out.file" >"$out.sel"
 	cat "$out.sel" >>"$out"
 	echo "# $t: $((SECONDS - t0)) s" >>"$out"
 	if [ -n "${HARNESS_PROGRESS:-}" ]; then

@@ -14,7 +14,7 @@
 # RT kthread, not from the loading task, so a scheduler that must init on
 # a given CPU (scx_central) needs that kthread there.  The kthread exists
 # from the first enable of the boot on; if no run has enabled a scheduler
-# yet (scx.sched_load_only= picked a pinned run first), one scx_simple
+# yet (T= picked a pinned run first), one scx_simple
 # load and unload creates it, so the run tests its scheduler, not the order.
 find_enable_helper() {
 	local p c
