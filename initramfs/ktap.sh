@@ -3,7 +3,8 @@
 #
 # A suite prints its plan ("1..N", ktap_plan) before its first test, then
 # one KTAP-style line per test, numbered from 1 within the suite: "ok N
-# name", "not ok N name", "ok N name # SKIP reason". The host
+# name", "not ok N name", "ok N name # SKIP reason". These functions are
+# the guest's one writer of such lines (the host's: scripts/ktap-write.sh). The host
 # (scripts/ktap-report.sh) nests each suite's lines under it as a subtest.
 # Diagnostics are lines starting with "# ". ktap_done's status is the
 # suite's status.
@@ -40,10 +41,12 @@ ktap_plan() {
 	echo "1..$_p"
 }
 
+# ktap_ok NAME [NOTE]: "ok N NAME", with " # NOTE" (a description, never a
+# directive) if given
 ktap_ok() {
 	scx_t_wants "$1" || return 0
 	_ktap_n=$((_ktap_n + 1))
-	echo "ok $_ktap_n $1"
+	echo "ok $_ktap_n $1${2:+ # $2}"
 }
 
 # ktap_not_ok NAME [REASON]
@@ -56,6 +59,18 @@ ktap_not_ok() {
 	fi
 	echo "not ok $_ktap_n $1"
 }
+
+# ktap_fail NAME NOTE: "not ok N NAME # NOTE", the reason on the line itself
+ktap_fail() {
+	scx_t_wants "$1" || return 0
+	_ktap_n=$((_ktap_n + 1))
+	_ktap_failed=$((_ktap_failed + 1))
+	echo "not ok $_ktap_n $1${2:+ # $2}"
+}
+
+# ktap_count / ktap_failures: the results and the failures written so far
+ktap_count() { echo "$_ktap_n"; }
+ktap_failures() { echo "$_ktap_failed"; }
 
 # ktap_skip NAME REASON
 ktap_skip() {

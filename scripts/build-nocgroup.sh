@@ -16,6 +16,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
 . "$here/lib.sh"
+. "$here/ktap-write.sh"
 
 [ $# -ge 2 ] || die "usage: $0 REF=SERIES NAME=SERIES[+SERIES...]..."
 frags=("$top/kconfig-fragments/base.config" "$top/kconfig-fragments/no-cgroup-sched.config")
@@ -38,38 +39,33 @@ warnings() {
 		sed -E 's/^([^ :]+):[0-9]+:[0-9]+: /\1: /' | sort -u || true
 }
 
-echo "KTAP version 1"
-echo "1..$#"
-n=0 failed=0 ref=
+kt_header
+kt_plan $#
+ref=
 for spec in "$@"; do
-	n=$((n + 1))
 	name=${spec%%=*}
 	if ! dir=$(build "$name" "${spec#*=}") || [ -z "$dir" ]; then
-		echo "not ok $n build-nocgroup:$name # the build failed (see the log above)"
-		failed=$((failed + 1))
+		kt_not_ok "build-nocgroup:$name" "the build failed (see the log above)"
 		continue
 	fi
 	# Judge the config the build used, not the fragment's intent.
 	cfg=$(grep -E '^CONFIG_(CGROUP_SCHED|EXT_GROUP_SCHED|SCHED_CLASS_EXT)=' "$dir/.config" | paste -sd' ' -)
 	all=$(warnings "$dir")
 	if [ "$cfg" != "CONFIG_SCHED_CLASS_EXT=y" ]; then
-		echo "not ok $n build-nocgroup:$name # unexpected config: $cfg"
-		failed=$((failed + 1))
+		kt_not_ok "build-nocgroup:$name" "unexpected config: $cfg"
 		continue
 	fi
 	if [ -z "$ref" ]; then
 		ref=$dir
-		echo "ok $n build-nocgroup:$name # the reference: $(grep -c . <<<"$all" || true) warning(s) ($dir)"
+		kt_ok "build-nocgroup:$name" "the reference: $(grep -c . <<<"$all" || true) warning(s) ($dir)"
 		continue
 	fi
 	new=$(comm -23 <(echo "$all") <(warnings "$ref"))
 	if [ -n "$new" ]; then
-		echo "not ok $n build-nocgroup:$name # $(wc -l <<<"$new") warning(s) the reference has not, log: $dir/.scx-build.log"
-		while IFS= read -r w; do echo "# $w"; done <<<"$new"
-		failed=$((failed + 1))
+		kt_not_ok "build-nocgroup:$name" "$(wc -l <<<"$new") warning(s) the reference has not, log: $dir/.scx-build.log"
+		kt_diag "$new"
 	else
-		echo "ok $n build-nocgroup:$name # no new warning ($dir)"
+		kt_ok "build-nocgroup:$name" "no new warning ($dir)"
 	fi
 done
-echo "$((n - failed)) passed, $failed failed"
-[ "$failed" -eq 0 ]
+kt_totals

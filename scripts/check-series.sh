@@ -27,6 +27,8 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
+. "$here/ktap-write.sh"
+. "$here/ktap-read.sh"
 . "$here/kbuild.sh"
 
 [ $# -ge 2 ] || die "usage: $0 SERIES_FILE FRAGMENT..."
@@ -101,17 +103,12 @@ for cc in clang gcc; do
 		die "the pristine tree's W=1 objects do not build with $cc: ${w1_prev[$cc]}"
 done
 
-n=0 passed=0 failed=0
 result() { # result OK|FAIL NAME [DIAG]
-	n=$((n + 1))
 	if [ "$1" = OK ]; then
-		passed=$((passed + 1))
-		echo "ok $n $2"
+		kt_ok "$2"
 	else
-		failed=$((failed + 1))
-		echo "not ok $n $2"
-		# shellcheck disable=SC2001 # a prefix for each line of a multi-line value
-		[ -z "${3:-}" ] || sed 's/^/# /' <<<"$3"
+		kt_not_ok "$2"
+		kt_diag "${3:-}"
 	fi
 }
 
@@ -151,7 +148,7 @@ kdoc_warnings() {
 	rm -f "$tmp"
 }
 
-echo "KTAP version 1"
+kt_header
 boots=0
 if [ "${BOOT:-0}" = 1 ]; then
 	for p in $patches; do
@@ -162,7 +159,7 @@ fi
 # w1-gcc, and intree-selftests where it boots; then no-kf_mask-left, and
 # table-mutation-caught with BOOT=1 (the end checks the count ran)
 plan=$(($(wc -l <<<"$patches") * 8 + boots + 1 + ${BOOT:-0}))
-echo "1..$plan"
+kt_plan "$plan"
 echo "# W=1 objects: ${object_list[*]}; pristine tree: $(grep -c . <<<"${w1_prev[clang]}" || true) clang, $(grep -c . <<<"${w1_prev[gcc]}" || true) gcc warning(s) in the series' files"
 i=0
 while read -r p; do
@@ -265,7 +262,7 @@ $new"
 	if [ "${BOOT:-0}" = 1 ] && [ "$kernel_touched" = 1 ]; then
 		start=$(date +%s)
 		rep=$("$here/intree-boot.sh" "$dir" "$i" || true)
-		if grep -qE '^[1-9][0-9]* passed, 0 failed' <<<"$(tail -n 1 <<<"$rep")"; then
+		if totals=$(kt_parse_totals "$(tail -n 1 <<<"$rep")") && [[ $totals =~ ^[1-9][0-9]*\ 0\  ]]; then
 			result OK "intree-selftests:$name"
 		else
 			result FAIL "intree-selftests:$name" "$(grep -E '^ *not ok|passed,' <<<"$rep" | head -20)"
@@ -292,9 +289,8 @@ if [ "${BOOT:-0}" = 1 ]; then
 	fi
 fi
 
-if [ "$n" -ne "$plan" ]; then
-	echo "# the plan said $plan checks and $n reported: a check that never ran (or a plan to fix in $0) fails the run"
-	failed=$((failed + 1))
+if [ "$(kt_count)" -ne "$plan" ]; then
+	kt_diag "the plan said $plan checks and $(kt_count) reported: a check that never ran (or a plan to fix in $0) fails the run"
+	kt_fail_uncounted
 fi
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+kt_totals

@@ -30,6 +30,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
 . "$here/lib.sh"
+. "$here/ktap-read.sh"
 . "$here/progress.sh"
 
 : "${MAKE:?}" "${RUN_ID:?}" "${CHECK_KERNELS:?}" "${CHECK_VARIANTS:?}" "${CHECK_RUN_DIR:?}"
@@ -86,7 +87,7 @@ for k in "${kernels[@]}"; do
 		watch_guest $! "[$stage/$nstages] $k kernel" "$out" "$l" || rc=1
 		# check-one's last line is its report's totals (the guest's own
 		# lines in between end in \r, and never match)
-		grep -E '^[0-9]+ passed, [0-9]+ failed(, [0-9]+ skipped)?$' "$out" | tail -n 1 | tee -a "$sums" >>"$gsums" || true
+		{ kt_last_totals "$out" || true; } | tee -a "$sums" >>"$gsums"
 		progress_line "[$stage/$nstages] $k kernel" "$(last_totals "$out")" $((SECONDS - t0))
 		log_of=$l
 		[ -f "$log_of" ] || log_of=$out

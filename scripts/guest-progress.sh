@@ -11,10 +11,11 @@
 #
 # Usage: guest-progress.sh CONSOLE_LOG
 set -euo pipefail
+. "$(dirname "$0")/ktap-read.sh"
 [ $# -eq 1 ] || { echo "usage: $0 CONSOLE_LOG" >&2; exit 2; }
 [ -f "$1" ] || exit 0
 
-tr -d '\r' <"$1" | awk -F'\t' '
+tr -d '\r' <"$1" | awk -F'\t' -v re="$KT_RESULT_ERE" -v skip="$KT_SKIP_ERE" '
 function close_suite() {
 	if (suite != "")
 		printf "%s\t%d\t%d\t%d\t%s\n", suite, p, f, s, (timed ? sprintf("%.0f", secs) : "")
@@ -23,8 +24,8 @@ function close_suite() {
 /^# suite: / { close_suite(); suite = substr($0, 10); p = f = s = secs = timed = 0; next }
 /^SCX-RESULTS-BEGIN/ || /SCX-GUEST-EXIT: / { close_suite(); exit }
 suite == "" { next }
-/^not ok [0-9]+ / { f++; next }
-/^ok [0-9]+ .*# *[Ss][Kk][Ii][Pp]/ { s++; next }
-/^ok [0-9]+ / { p++; next }
+$0 ~ re && /^not / { f++; next }
+$0 ~ re && $0 ~ skip { s++; next }
+$0 ~ re { p++; next }
 /^# time: / { n = $0; sub(/^.* /, "", n); if (n ~ /^[0-9.]+$/) { secs += n; timed = 1 } }
 '

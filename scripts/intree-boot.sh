@@ -14,6 +14,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(dirname "$here")
 . "$here/lib.sh"
+. "$here/ktap-write.sh"
 
 [ $# -ge 2 ] || die "usage: $0 TREE TAG [KERNEL_CMDLINE_WORD...]"
 dir=$1 tag=$2
@@ -25,8 +26,8 @@ rm -rf "$pl"
 mkdir -p "$pl/usr/bin" "$pl/scx"
 # as scripts/build-payload.sh builds it
 tools_make -C "$dir/tools/testing/selftests/sched_ext" >"$dir/.scx-boot-build-$tag.log" 2>&1 || {
-	echo "not ok 1 build # the in-tree selftests did not build: $(grep -m3 -E 'error' "$dir/.scx-boot-build-$tag.log" | paste -sd' ' -)"
-	echo "0 passed, 1 failed"
+	kt_not_ok build "the in-tree selftests did not build: $(grep -m3 -E 'error' "$dir/.scx-boot-build-$tag.log" | paste -sd' ' -)"
+	kt_totals
 	exit 1
 }
 install -m 0755 "$dir/tools/testing/selftests/sched_ext/runner" "$pl/usr/bin/runner"

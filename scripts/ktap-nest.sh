@@ -7,6 +7,8 @@
 #
 # Usage: ktap-nest.sh NAME=REPORT...
 set -euo pipefail
+. "$(dirname "$0")/ktap-read.sh"
+. "$(dirname "$0")/ktap-write.sh"
 [ $# -ge 1 ] || { echo "usage: $0 NAME=REPORT..." >&2; exit 2; }
 for a in "$@"; do
 	[ -f "${a#*=}" ] || { echo "$0: ${a%%=*}: no report at ${a#*=}" >&2; exit 2; }
@@ -15,7 +17,7 @@ done
 # A report that planned no test (T= selected none of its tests) says so in
 # a comment instead of becoming an empty subtest, which KTAP parsers refuse
 # ("0 tests run").
-empty() { [ "$(sed -n '2p' "$1")" = "1..0" ] && [ "$(tail -n 1 "$1")" = "0 passed, 0 failed" ]; }
+empty() { [ "$(sed -n '2p' "$1")" = "1..0" ] && [ "$(kt_parse_totals "$(tail -n 1 "$1")")" = "0 0 0" ]; }
 n=0
 for a in "$@"; do
 	empty "${a#*=}" || n=$((n + 1))
@@ -24,30 +26,28 @@ done
 # each report's totals line, summed at the end by sum-totals.sh
 totals=$(mktemp)
 trap 'rm -f "$totals"' EXIT
-i=0
-echo "KTAP version 1"
-echo "1..$n"
+kt_header
+kt_plan "$n"
 for a in "$@"; do
 	name=${a%%=*} file=${a#*=}
 	if empty "$file"; then
 		echo "# $name: no test selected"
 		continue
 	fi
-	i=$((i + 1))
 	last=$(tail -n 1 "$file")
-	if [[ $last =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed(,\ ([0-9]+)\ skipped)?$ ]]; then
-		bad=${BASH_REMATCH[2]}
+	if tl=$(kt_parse_totals "$last"); then
+		read -r _ bad _ <<<"$tl"
 		echo "$last" >>"$totals"
 	else
 		# a report without its totals line is a failure of its own
 		bad=1 last=""
-		echo "0 passed, 1 failed" >>"$totals"
+		kt_summary 0 1 >>"$totals"
 	fi
 	# the report's own header, then its name, then the rest, indented
 	sed -n '1p' "$file" | sed 's/^/    /'
 	echo "    # Subtest: $name"
 	if [ -n "$last" ]; then sed '1d;$d' "$file"; else sed '1d' "$file"; fi | sed 's/^/    /'
 	[ -n "$last" ] || echo "    not ok 1 $name:totals # the report has no 'N passed, N failed' line"
-	if [ "$bad" = 0 ]; then echo "ok $i $name"; else echo "not ok $i $name"; fi
+	if [ "$bad" = 0 ]; then kt_ok "$name"; else kt_not_ok "$name"; fi
 done
 "$(dirname "$0")/sum-totals.sh" "$totals" || true

@@ -45,6 +45,8 @@
 # log's "# variant:" line; SCX_EXIT_KINDS=off leaves the exit kinds out.
 set -euo pipefail
 here=$(dirname "$0")
+. "$here/ktap-read.sh"
+. "$here/ktap-write.sh"
 declared=${DECLARED_SKIPS:-$here/declared-skips.txt}
 lockdep_off=${LOCKDEP_OFF:-$here/lockdep-off.txt}
 
@@ -330,7 +332,7 @@ for st in "${shown[@]}"; do
 		echo "    $verdict $n $rest"
 		# "not ok ... # SKIP" is a failure, as tests/harness/run.sh counts
 		# it: a skip is only ever an "ok" line with the directive
-		if [ "$verdict" = ok ] && [[ $rest =~ \#\ *[Ss][Kk][Ii][Pp]([[:space:]]|$) ]]; then
+		if [ "$verdict" = ok ] && [[ $rest =~ $KT_SKIP_ERE ]]; then
 			skipped=$((skipped + 1))
 		elif [ "$verdict" = ok ]; then
 			passed=$((passed + 1))
@@ -343,7 +345,5 @@ done
 for l in "${notes[@]}"; do
 	printf '# %s\n' "$l"
 done
-summary="$passed passed, $failed failed"
-[ "$skipped" -eq 0 ] || summary="$summary, $skipped skipped"
-echo "$summary"
+kt_summary "$passed" "$failed" "$skipped"
 [ "$failed" -eq 0 ]

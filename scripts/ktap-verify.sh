@@ -8,6 +8,8 @@
 set -euo pipefail
 here=$(dirname "$0")
 . "$here/lib.sh"
+. "$here/ktap-read.sh"
+. "$here/ktap-write.sh"
 { [ $# -eq 1 ] && [ -f "$1" ]; } || die "usage: $0 REPORT (a KTAP document ending in 'N passed, N failed')"
 
 name=report:kunit-parses
@@ -17,10 +19,10 @@ last=$(tail -n 1 "$1")
 why=""
 if [ -z "$kunit" ]; then
 	why="no tools/testing/kunit/kunit.py under $CACHE_DIR/pristine (make kernel first)"
-elif ! [[ $last =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed(,\ ([0-9]+)\ skipped)?$ ]]; then
+elif ! totals=$(kt_parse_totals "$last"); then
 	why="the report's last line is not 'N passed, N failed': $last"
 else
-	p=${BASH_REMATCH[1]} f=${BASH_REMATCH[2]} s=${BASH_REMATCH[4]:-0}
+	read -r p f s <<<"$totals"
 	out=$(python3 "$kunit" parse <"$1" 2>&1 || true)
 	errors=$(grep -c '\[ERROR\]' <<<"$out" || true)
 	ran=$(sed -n 's/.*Testing complete\. Ran \([0-9]*\) tests: \(.*\)/\1 \2/p' <<<"$out" | tail -1)
@@ -33,13 +35,11 @@ else
 		why="kunit.py parse: ${ran:-no totals}; the report: $last"
 	fi
 fi
-echo "KTAP version 1"
-echo "1..1"
+kt_header
+kt_plan 1
 if [ -z "$why" ]; then
-	echo "ok 1 $name # kunit.py parse: $p passed, $f failed, $s skipped, as the last line says"
-	echo "1 passed, 0 failed"
+	kt_ok "$name" "kunit.py parse: $p passed, $f failed, $s skipped, as the last line says"
 else
-	echo "not ok 1 $name # $why"
-	echo "0 passed, 1 failed"
-	exit 1
+	kt_not_ok "$name" "$why"
 fi
+kt_totals

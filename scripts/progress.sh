@@ -18,9 +18,7 @@ progress_line() { printf '%s: %s, %s\n' "$1" "$2" "$(fmt_secs "$3")"; }
 # last_totals FILE: its last "N passed, N failed[, N skipped]" line, or
 # what stands for one when it has none
 last_totals() {
-	local t
-	t=$(grep -E '^[0-9]+ passed, [0-9]+ failed(, [0-9]+ skipped)?$' "$1" 2>/dev/null | tail -n 1 || true)
-	printf '%s\n' "${t:-no report (see $1)}"
+	kt_last_totals "$1" || printf '%s\n' "no report (see $1)"
 }
 
 # suite_line NAME PASSED FAILED SKIPPED: "selftests 59/61 ok, 2 failed"

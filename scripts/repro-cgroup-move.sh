@@ -27,6 +27,7 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
+. "$here/ktap-write.sh"
 
 # hung_vcpu SNAPSHOT: the first vCPU whose own lines ("cpuN: rip ..." and
 # "cpuN: stack ...") name all three: the spinlock slow path, the dispatch
@@ -85,16 +86,16 @@ rc=0
 snap=${logf%.log}.hang-snapshot.txt
 log=$(tr -d '\r' <"$logf")
 
-# not_ok REASON: the evidence, then the verdict
+# not_ok REASON: the verdict, then the evidence
 not_ok() {
-	echo "not ok 1 $name # $1"
-	grep -E 'REPRO:|run-qemu:|not allowed|sched_ext:' <<<"$log" | tail -n 20 | sed 's/^/# /'
-	[ ! -f "$snap" ] || sed 's/^/# snapshot: /' "$snap"
+	kt_not_ok "$name" "$1"
+	kt_diag "$(grep -E 'REPRO:|run-qemu:|not allowed|sched_ext:' <<<"$log" | tail -n 20)"
+	[ ! -f "$snap" ] || kt_diag "$(sed 's/^/snapshot: /' "$snap")"
 	exit 1
 }
 
-echo "KTAP version 1"
-echo "1..1"
+kt_header
+kt_plan 1
 if [ "$expect" = refuse ]; then
 	# the core prints the verifier's plain line, the full variant adds
 	# "from sched_ext_ops.cgroup_move": the prefix is what both say
@@ -102,7 +103,7 @@ if [ "$expect" = refuse ]; then
 	[ "$rc" = 0 ] || not_ok "guest status $rc, expected 0 (refused at load)"
 	grep -qF "REPRO: refused at load" <<<"$log" || not_ok "no 'REPRO: refused at load'"
 	grep -qF "$want" <<<"$log" || not_ok "verifier line missing: $want"
-	echo "ok 1 $name # $want"
+	kt_ok "$name" "$want"
 	exit 0
 fi
 
@@ -121,4 +122,4 @@ esac
 vcpu=$(hung_vcpu "$snap") || not_ok "$vcpu"
 said=""
 [ "$rc" = 78 ] || said="$(grep -m1 -E 'recursive locking|soft lockup|hard LOCKUP|rcu.*stall' <<<"$log" | sed 's/^\[ *[0-9.]*\] //'); "
-echo "ok 1 $name # guest hung on the first cgroup move; ${said}$(awk 'NR > 1 { printf "; " } { printf "%s", $0 }' <<<"$vcpu")"
+kt_ok "$name" "guest hung on the first cgroup move; ${said}$(awk 'NR > 1 { printf "; " } { printf "%s", $0 }' <<<"$vcpu")"

@@ -10,6 +10,8 @@
 # Usage: scripts/repro-each-kernel.sh NAME   (repro-cgroup-move, repro-sleepable-timer)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/ktap-read.sh"
+. "$here/ktap-write.sh"
 [ $# -eq 1 ] || { echo "usage: $0 NAME" >&2 && exit 2; }
 name=$1
 : "${MAKE:?}" "${CHECK_KERNELS:?}" "${CHECK_VARIANTS:?}"
@@ -25,11 +27,10 @@ for k in $CHECK_KERNELS; do
 	esac
 	echo "==> $name: $k kernel" >&2
 	"$MAKE" --no-print-directory "$name-one" V="$k" BASELINE= >"$d/$k.ktap" || rc=1
-	p=$(grep -c '^ok ' "$d/$k.ktap" || true)
-	f=$(grep -c '^not ok ' "$d/$k.ktap" || true)
+	read -r p f s < <(kt_count_results "$d/$k.ktap")
 	# a run that reported nothing did not pass
-	[ $((p + f)) -gt 0 ] || f=1
-	echo "$p passed, $f failed" >>"$d/$k.ktap"
+	[ $((p + f + s)) -gt 0 ] || f=1
+	kt_summary "$p" "$f" "$s" >>"$d/$k.ktap"
 	docs+=("$k=$d/$k.ktap")
 done
 "$here/ktap-nest.sh" "${docs[@]}" >"$d/all.ktap" || rc=1

@@ -35,6 +35,7 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
+. "$here/ktap-write.sh"
 
 kfunc=scx_bpf_create_dsq
 # the reliable frames both traces of the report show, innermost first: the
@@ -138,19 +139,19 @@ log=$(tr -d '\r' <"$logf")
 
 # not_ok REASON: the evidence, then the verdict
 not_ok() {
-	grep -E 'REPRO:|run-qemu:|sleepable|BUG:|WARNING:|inconsistent|sched_ext:|^# ' <<<"$log" | tail -n 30 | sed 's/^/# /'
-	echo "not ok 1 $name # $1"
+	kt_diag "$(grep -E 'REPRO:|run-qemu:|sleepable|BUG:|WARNING:|inconsistent|sched_ext:|^# ' <<<"$log" | tail -n 30)"
+	kt_not_ok "$name" "$1"
 	exit 1
 }
 
-echo "KTAP version 1"
-echo "1..1"
+kt_header
+kt_plan 1
 if [ "$expect" = refuse ]; then
 	want="program must be sleepable to call sleepable kfunc $kfunc"
 	[ "$rc" = 0 ] || not_ok "guest status $rc, expected 0 (refused at load)"
 	grep -qF "REPRO: refused at load" <<<"$log" || not_ok "no 'REPRO: refused at load'"
 	grep -qF "$want" <<<"$log" || not_ok "verifier line missing: $want"
-	echo "ok 1 $name # $want"
+	kt_ok "$name" "$want"
 	exit 0
 fi
 
@@ -158,4 +159,4 @@ fi
 # run-qemu.sh's verdict: the earliest splat is lockdep's (74)
 [ "$rc" = 74 ] || not_ok "guest status $rc, expected 74 (run-qemu.sh: lockdep report)"
 lines=$(report_lines "$logf") || not_ok "${lines:-the report does not match}"
-echo "ok 1 $name # $(awk 'NR > 1 { printf " | " } { printf "%s", $0 }' <<<"$lines")"
+kt_ok "$name" "$(awk 'NR > 1 { printf " | " } { printf "%s", $0 }' <<<"$lines")"

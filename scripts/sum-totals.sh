@@ -7,18 +7,19 @@
 # Usage: sum-totals.sh FILE
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/ktap-read.sh"
+. "$(dirname "$0")/ktap-write.sh"
 [ $# -eq 1 ] || die "usage: $0 FILE"
 
-grep -E '^[0-9]+ passed, [0-9]+ failed(, [0-9]+ skipped)?$' "$1" | awk -F'[ ,]+' '
-	{ p += $1; f += $3; s += ($5 == "" ? 0 : $5); n++ }
-	END {
-		if (!n) {
-			print "sum-totals.sh: no report line found" > "/dev/stderr"
-			print "0 passed, 1 failed"
-			exit 1
-		}
-		printf "%d passed, %d failed", p, f
-		if (s) printf ", %d skipped", s
-		print ""
-		exit (f > 0)
-	}'
+p=0 f=0 s=0 n=0
+while IFS= read -r l; do
+	read -r lp lf ls < <(kt_parse_totals "$l")
+	p=$((p + lp)) f=$((f + lf)) s=$((s + ls)) n=$((n + 1))
+done < <(kt_totals_lines "$1" || true)
+if [ "$n" = 0 ]; then
+	echo "sum-totals.sh: no report line found" >&2
+	kt_summary 0 1
+	exit 1
+fi
+kt_summary "$p" "$f" "$s"
+[ "$f" = 0 ]

@@ -14,6 +14,7 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
+. "$here/ktap-write.sh"
 . "$here/kbuild.sh"
 
 [ $# -eq 1 ] || die "usage: $0 TREE"
@@ -21,7 +22,7 @@ dir=$1
 ext=$dir/kernel/sched/ext.c
 [ -f "$ext" ] || die "$dir: no kernel/sched/ext.c"
 name=table-mutation-caught
-fail() { echo "not ok 1 $name"; printf '%s\n' "$@" | sed 's/^/# /'; exit 1; }
+fail() { kt_not_ok "$name"; kt_diag "$@"; exit 1; }
 
 row='^(\t\[SCX_OP_IDX\(enqueue\)\]\t+= SCX_KFG_ENQ_DSP),$'
 want='^ *runner\| MISMATCH enqueue x scx_bpf_reenqueue_local: expected refused, got allowed'
@@ -42,7 +43,7 @@ echo "# mutated table (ops.enqueue + SCX_KFG_CPU_RELEASE), $(($(date +%s) - star
 sed 's/^ *runner| /#   /' <<<"${mism:-no MISMATCH line}"
 if grep -qE '^ +not ok [0-9]+ scx-selftest:kfunc_context_matrix( |$)' <<<"$rep" &&
 	[ "$(grep -c . <<<"$mism")" = 1 ] && grep -qE "$want" <<<"$mism"; then
-	echo "ok 1 $name"
+	kt_ok "$name"
 else
 	fail "want kfunc_context_matrix to fail with one MISMATCH line, for enqueue x scx_bpf_reenqueue_local; got:" \
 		"$(grep -E 'kfunc_context_matrix|passed,' <<<"$rep" || echo 'no kfunc_context_matrix result')" "console: $con"

@@ -102,9 +102,8 @@ timeout 5 true 2>/dev/null && TO=timeout
 LIMIT=120
 MATRIX_LIMIT=900
 
-n=0
-failed=0
-# The guest's KTAP helpers: scx_t_wants NAME (SCX_T selects it), ktap_plan.
+# The guest's KTAP writer: scx_t_wants NAME (SCX_T selects it), ktap_plan,
+# ktap_ok, ktap_not_ok, ktap_fail, each result numbered and counted there.
 # shellcheck source=../initramfs/ktap.sh # the build installs it there
 . /scx/ktap.sh
 # t NAME CMD...: run one test, if selected (rc=skip when not)
@@ -117,13 +116,10 @@ t() {
 	fi
 	${TO:+$TO $LIMIT} "$@" </dev/null
 	rc=$?
-	n=$((n + 1))
 	if [ $rc -eq 0 ]; then
-		echo "ok $n $tn"
+		ktap_ok "$tn"
 	else
-		[ $rc -eq 124 ] && echo "# $tn: timed out"
-		echo "not ok $n $tn"
-		failed=$((failed + 1))
+		ktap_not_ok "$tn" "$([ $rc -ne 124 ] || echo timed out)"
 	fi
 }
 
@@ -215,23 +211,22 @@ if want callsite && [ -s "$TMP/groups" ]; then
 	rc=$?
 	[ $rc -eq 124 ] && echo "# callsite: timed out"
 	[ -f "$TMP/callsite" ] || : > "$TMP/callsite"
-	cfailed=$failed
+	cfailed=$(ktap_failures)
 	while read -r g; do
 		r=$(awk -v g="$g" '($1 == "ok" && $2 == g) || ($1 == "not" && $3 == g)' "$TMP/callsite")
-		n=$((n + 1))
 		case "$r" in
-		"ok $g "*) echo "ok $n callsite:$g # ${r#"ok $g "}" ;;
-		"not ok $g "*) echo "not ok $n callsite:$g # ${r#"not ok $g "}"
-			failed=$((failed + 1)) ;;
-		*) echo "not ok $n callsite:$g # no result: scxk callsite exited $rc"
-			failed=$((failed + 1)) ;;
+		"ok $g "*) ktap_ok "callsite:$g" "${r#"ok $g "}" ;;
+		"not ok $g "*) ktap_fail "callsite:$g" "${r#"not ok $g "}" ;;
+		*) ktap_fail "callsite:$g" "no result: scxk callsite exited $rc" ;;
 		esac
 	done < "$TMP/groups"
-	# scxk failed, yet every group passed: say so rather than lose it
-	if [ $rc -ne 0 ] && [ $failed -eq $cfailed ]; then
-		n=$((n + 1))
-		echo "not ok $n callsite # scxk callsite exited $rc"
-		failed=$((failed + 1))
+	# scxk failed, yet every group passed: say so rather than lose it (a
+	# name T= cannot select: reported whatever it says)
+	if [ $rc -ne 0 ] && [ "$(ktap_failures)" -eq "$cfailed" ]; then
+		t_=${SCX_T:-}
+		SCX_T=
+		ktap_fail callsite "scxk callsite exited $rc"
+		SCX_T=$t_
 	fi
 fi
 
@@ -322,18 +317,20 @@ if [ -s "$TMP/intree" ]; then
 	[ -f "$TMP/intree-res" ] || : > "$TMP/intree-res"
 	while read -r v rest; do
 		[ "$v" = ok ] || rest=${rest#ok }
-		scx_t_wants "intree-diff:${rest%% *}" || continue
-		n=$((n + 1))
+		# "NAME # NOTE" or "NAME"
+		tn=${rest%% *} note=
+		case "$rest" in
+		*" # "*) note=${rest#*" # "} ;;
+		esac
 		if [ "$v" = ok ]; then
-			echo "ok $n intree-diff:$rest"
+			ktap_ok "intree-diff:$tn" "$note"
 		else
-			echo "not ok $n intree-diff:$rest"
-			failed=$((failed + 1))
+			ktap_fail "intree-diff:$tn" "$note"
 		fi
 	done < "$TMP/intree-res"
 fi
 
 rm -rf "$TMP"
 T1=$(cut -d' ' -f1 /proc/uptime)
-echo "# $V: $n tests, $failed failed, $(awk "BEGIN { print $T1 - $T0 }") s"
-[ $failed -eq 0 ]
+echo "# $V: $(ktap_count) tests, $(ktap_failures) failed, $(awk "BEGIN { print $T1 - $T0 }") s"
+ktap_done

@@ -1,19 +1,21 @@
 # shellcheck shell=bash
 # Host-side test helpers (sourced by tests/harness/*.test.sh): one KTAP
 # result line per check, numbered per file; run.sh renumbers and sums.
-# A skip is printed as a skip, never as a pass.
-_n=0
-_failed=0
+# A skip is printed as a skip, never as a pass. The lines are written by
+# the host's one KTAP writer, scripts/ktap-write.sh.
+# shellcheck source=../../scripts/ktap-write.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../../scripts/ktap-write.sh"
+_failed=0 # the failures so far (a test file's EXIT trap may read it)
 # A KTAP test name may not hold "#" (it starts the directive): it becomes "_".
-ok() { _n=$((_n + 1)) && echo "ok $_n ${1//#/_}"; }
+ok() { kt_ok "${1//#/_}"; }
 not_ok() { # not_ok NAME [WHY...]: WHY lines become diagnostics
-	_n=$((_n + 1)) _failed=$((_failed + 1))
 	local name=${1//#/_}
 	shift
-	[ $# -eq 0 ] || printf '%s\n' "$@" | sed 's/^/# /'
-	echo "not ok $_n $name"
+	kt_diag "$@"
+	kt_not_ok "$name"
+	_failed=$_kt_failed
 }
-skip() { _n=$((_n + 1)) && echo "ok $_n ${1//#/_} # SKIP $2"; }
+skip() { kt_skip "${1//#/_}" "$2"; }
 check() { # check NAME WHY CMD...: ok if CMD succeeds
 	local name=${1//#/_} why=$2
 	shift 2

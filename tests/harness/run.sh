@@ -21,6 +21,8 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
+. "$top/scripts/ktap-read.sh"
+. "$top/scripts/ktap-write.sh"
 . "$top/scripts/progress.sh"
 # shellcheck source=../../initramfs/t-glob.sh
 . "$top/initramfs/t-glob.sh"
@@ -35,7 +37,9 @@ esac
 files=("$@")
 [ ${#files[@]} -gt 0 ] || files=("$here"/*.test.sh)
 out=$(mktemp)
-trap 'rm -f "$out" "$out.file" "$out.sel"' EXIT
+trap 'rm -f "$out" "$out.file" "$out.sel" "$out.doc"' EXIT
+# renumber FILE: the files' "ok - file:test" lines numbered in order
+renumber() { awk '/^(not )?ok - / { n++; sub(/ - /, " " n " ") } { print }' "$1"; }
 
 start=$SECONDS
 for f in "${files[@]}"; do
@@ -60,14 +64,12 @@ for f in "${files[@]}"; do
 	cat "$out.sel" >>"$out"
 	echo "# $t: $((SECONDS - t0)) s" >>"$out"
 	if [ -n "${HARNESS_PROGRESS:-}" ]; then
-		fp=$(grep -c '^ok - ' "$out.sel" || true)
-		ff=$(grep -c '^not ok - ' "$out.sel" || true)
-		fs=$(grep -cE '^ok - .*# *SKIP' "$out.sel" || true)
+		read -r fp ff fs < <(kt_count_results <(renumber "$out.sel"))
 		[ "$rc" = 0 ] || grep -q "^not ok - $t:" "$out.file" || ff=$((ff + 1))
-		msg="$t $((fp - fs))/$((fp + ff)) ok"
+		msg="$t $fp/$((fp + ff + fs)) ok"
 		[ "$ff" = 0 ] || msg="$msg, $ff FAILED"
 		[ "$fs" = 0 ] || msg="$msg, $fs skipped"
-		[ $((fp + ff)) = 0 ] || echo "$HARNESS_PROGRESS: $msg, $(fmt_secs $((SECONDS - t0)))" >&2
+		[ $((fp + ff + fs)) = 0 ] || echo "$HARNESS_PROGRESS: $msg, $(fmt_secs $((SECONDS - t0)))" >&2
 	fi
 	# A test file that died without reporting its failure still fails,
 	# whatever T= selects.
@@ -75,14 +77,11 @@ for f in "${files[@]}"; do
 		echo "not ok - $t:exit-status # the test file exited $rc" >>"$out"
 done
 
-echo "KTAP version 1"
-echo "1..$(grep -cE '^(not )?ok - ' "$out" || true)"
-awk '/^(not )?ok - / { n++; sub(/ - /, " " n " ") } { print }' "$out"
-skipped=$(grep -cE '^ok - .*# *SKIP' "$out" || true)
-passed=$(($(grep -c '^ok - ' "$out" || true) - skipped))
-failed=$(grep -c '^not ok - ' "$out" || true)
+renumber "$out" >"$out.doc"
+read -r passed failed skipped < <(kt_count_results "$out.doc")
+kt_header
+kt_plan $((passed + failed + skipped))
+cat "$out.doc"
 echo "# harness tests: $((SECONDS - start)) s"
-summary="$passed passed, $failed failed"
-[ "$skipped" = 0 ] || summary="$summary, $skipped skipped"
-echo "$summary"
+kt_summary "$passed" "$failed" "$skipped"
 [ "$failed" = 0 ]
