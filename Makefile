@@ -135,7 +135,7 @@ BZIMAGE_GOALS := run shell check-one initramfs payload print-run-dir
 $(if $(OWN_BZIMAGE),$(if $(filter-out $(BZIMAGE_GOALS),$(or $(MAKECMDGOALS),main)),\
 	$(error BZIMAGE=$(OWN_BZIMAGE): a kernel of your own boots in one-kernel targets only ($(BZIMAGE_GOALS)), not $(filter-out $(BZIMAGE_GOALS),$(or $(MAKECMDGOALS),main)))))
 BZIMAGE := $(or $(OWN_BZIMAGE),$(TREE)/arch/x86/boot/bzImage)
-PAYLOAD := $(TREE)/.scx-payload
+PAYLOAD := $(shell scripts/payload-dir.sh $(TREE))
 # The cache is shared by everyone on the machine: what one run boots and
 # logs (initramfs, console log) is private to that run, in its own dir.
 # Exported so the sub-makes of one `make check` agree on it.
@@ -262,7 +262,7 @@ payload: $(if $(OWN_BZIMAGE),prebuilt-kernel,kernel)
 print-run-dir:
 	@echo $(RUN_DIR)
 
-# Under the payload's lock: a concurrent run may be restaging it. The
+# Under the tree's payload lock: this checkout may be rebuilding the payload. The
 # baseline guest also gets the patched tree's in-tree selftests runner, as
 # /usr/bin/runner-patched, when a patched payload was built: the series'
 # new in-tree tests run there against 6.12 (selftests/intree-diff.list).
@@ -275,7 +275,7 @@ initramfs: payload
 		ov=$(RUN_DIR)/patched-runner; mkdir -p $$ov/usr/bin; \
 		install -m 0755 $(PATCHED_RUNNER) $$ov/usr/bin/runner-patched; \
 	fi; \
-	scripts/with-lock.sh $(PAYLOAD).lock "another run staging the $(V) payload" \
+	scripts/with-lock.sh $(TREE)/.scx-payload.lock "another build of the $(V) payload" \
 		initramfs/build-initramfs.sh $(TREE) $(INITRD) $(PAYLOAD) $$ov
 
 # Both kernels by default: the patched one is what we test, the baseline

@@ -65,13 +65,14 @@ cell_args() {
 what() { case $WORKLOAD in pipe) echo "round trips" ;; messaging) echo "rounds of $per_loop messages" ;; load) echo loads ;; esac; }
 for v in baseline patched; do
 	t=${ktree[$v]}
-	{ [ -f "$t/vmlinux" ] && [ -d "$t/.scx-payload" ]; } ||
+	p=$(payload_dir "$t")
+	{ [ -f "$t/vmlinux" ] && [ -d "$p" ]; } ||
 		die "$t: no vmlinux or payload (make payload BENCH=1$([ "$v" = baseline ] && echo ' BASELINE=1'))"
 	w=$OUT/$v
 	mkdir -p "$w"
 	"$here/build-guest.sh" "$t" "$w/overlay"
 	flock "$t/.scx-payload.lock" "$repo/initramfs/build-initramfs.sh" "$t" "$w/initramfs.cpio" \
-		"$t/.scx-payload" "$w/overlay"
+		"$p" "$w/overlay"
 	nm -n "$t/vmlinux" >"$w/vmlinux.nm"
 	for n in "$LOOPS" $((2 * LOOPS)); do
 		log "insn-profile: $v kernel, $WORKLOAD under $SCHED, $SMP vCPU(s), $n $(what) per run"

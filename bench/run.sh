@@ -91,12 +91,13 @@ start=$(date +%s)
 for v in "${variants[@]}"; do
 	t=${ktree[$v]}
 	[ -f "$t/arch/x86/boot/bzImage" ] || die "$t/arch/x86/boot/bzImage missing (make kernel BENCH=1$([ "$v" = baseline ] && echo ' BASELINE=1'))"
-	[ -d "$t/.scx-payload" ] || die "$t/.scx-payload missing (make payload BENCH=1$([ "$v" = baseline ] && echo " BASELINE=1"))"
+	p=$(payload_dir "$t")
+	[ -d "$p" ] || die "$p missing (make payload BENCH=1$([ "$v" = baseline ] && echo " BASELINE=1"))"
 	log "bench $v: guest image ($(basename "$t"))"
 	"$here/build-guest.sh" "$t" "$work/$v/overlay"
 	flock "$t/.scx-payload.lock" \
 		"$repo/initramfs/build-initramfs.sh" "$t" "$work/$v/initramfs.cpio" \
-		"$t/.scx-payload" "$work/$v/overlay"
+		"$p" "$work/$v/overlay"
 done
 
 # 2. Boot. Progress: one line per cell, from the guest's BENCH-PROGRESS

@@ -14,6 +14,16 @@ die() { printf 'ERROR: %s\n' "$*" >&2; exit 1; }
 : "${CACHE_DIR:=${HOME}/.cache/scx-kfilter}"
 export CACHE_DIR
 
+# payload_dir TREE: where this checkout stages its guest payload built
+# against TREE. One per checkout: the tools build in the shared tree (under
+# TREE/.scx-payload.lock), but two checkouts sharing a cached kernel must
+# never boot each other's tests.
+payload_dir() {
+	local top
+	top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)
+	printf '%s/.scx-payload-%s\n' "$1" "$(printf '%s' "$top" | sha1sum | cut -c1-8)"
+}
+
 # The kernel is always built with the versioned LLVM toolchain.
 : "${LLVM_SUFFIX:=-19}"
 
