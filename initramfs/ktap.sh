@@ -16,8 +16,11 @@ _ktap_failed=0
 # the tests whose "suite:test" name it selects (initramfs/t-glob.sh: a
 # comma-separated list of globs, as kunit.py's --filter_glob); the others
 # are left out of the results, not reported as skips.
+# KTAP_DIR: where this file and t-glob.sh are (/scx in the project's
+# initramfs; a suite's own lib/ where it runs without it).
+: "${KTAP_DIR:=/scx}"
 # shellcheck source=t-glob.sh # the build installs initramfs/t-glob.sh there
-[ ! -r /scx/t-glob.sh ] || . /scx/t-glob.sh
+[ ! -r "$KTAP_DIR/t-glob.sh" ] || . "$KTAP_DIR/t-glob.sh"
 # scx_t_wants NAME: NAME is selected.
 scx_t_wants() { t_glob_match "${SCX_T:-}" "$1"; }
 # scx_t_suite PREFIX...: some "PREFIX:test" name (or PREFIX itself) of one
@@ -40,6 +43,10 @@ ktap_plan() {
 	done
 	echo "1..$_p"
 }
+
+# ktap_plan_count N: the plan of a suite that selected its N tests itself
+# (with scx_t_wants) before it starts
+ktap_plan_count() { echo "1..$1"; }
 
 # ktap_ok NAME [NOTE]: "ok N NAME", with " # NOTE" (a description, never a
 # directive) if given

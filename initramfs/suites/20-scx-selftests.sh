@@ -50,7 +50,7 @@ if [ -z "$run" ]; then
 	ktap_plan
 	exit 0
 fi
-echo "1..$((n + 1))"
+ktap_plan_count $((n + 1))
 # The runner's -t is a substring of a test's name: one runner for every
 # test, or one per selected test (which also runs the tests whose names
 # contain its name: left out below unless selected), skipping a test an

@@ -137,6 +137,9 @@ install -m 0755 "$HERE/run-guest.sh" "$OUT/run-guest.sh"
 rm -rf "${OUT:?}/lib"
 mkdir -p "$OUT/lib"
 install -m 0644 "$HERE"/lib/*.sh "$OUT/lib/"
+# the guest's one KTAP writer and T= matcher (initramfs/), for boots
+# without the project's /scx too
+install -m 0644 "$HERE/../../initramfs/ktap.sh" "$HERE/../../initramfs/t-glob.sh" "$OUT/lib/"
 install -m 0644 "$HERE/runs.list" "$HERE/log-patterns" "$OUT/"
 # The project's known splats: a run that hits only these is skipped, not
 # passed (run-guest.sh).  Kept in sync with what the host report ignores.

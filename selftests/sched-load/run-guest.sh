@@ -70,13 +70,10 @@ T_START=0
 
 # ---- the functions, one file per job (lib/) ---------------------------------
 
-# T= (SCX_T): the guest's matcher; none when run where it is not (all runs)
-if [ -r /scx/t-glob.sh ]; then
-	# shellcheck source=../../initramfs/t-glob.sh # the initramfs has it there
-	. /scx/t-glob.sh
-else
-	t_glob_match() { return 0; }
-fi
+# The guest's KTAP writer and T= (SCX_T) matcher, packed in lib/ by build.sh
+KTAP_DIR=$HERE/lib
+# shellcheck source=../../initramfs/ktap.sh # build.sh packs it in lib/
+. "$KTAP_DIR/ktap.sh"
 # shellcheck source=lib/util.sh # build.sh packs lib/ next to run-guest.sh
 . "$HERE/lib/util.sh"
 # shellcheck source=lib/results.sh # build.sh packs lib/ next to run-guest.sh
@@ -123,8 +120,7 @@ awk -F';' '!/^#/ && NF >= 3 && $2 != "sched_ext stall" { print $3 }' splat-patte
 sed -n 's/^splat-extra	//p' log-patterns >> "$LOGDIR/splat.re"
 build_plan
 
-echo "TAP version 13"
-echo "1..$(wc -l < "$LOGDIR/plan.$MODE")"
+ktap_plan_count "$(wc -l < "$LOGDIR/plan.$MODE")"
 echo "# sched-load: variant=$VARIANT mode=$MODE secs=$SECS reloads=$RELOADS hotplug_cycles=$HOTPLUG_CYCLES kernel=$(uname -r) cpus=$(nproc) online=$(rd /sys/devices/system/cpu/online) timeouts=x$SLOW enable=${ENABLE_TIMEOUT}s"
 # shellcheck disable=SC2012 # bin/ holds only our scx_* builds: plain names, and ls gives "" for none
 echo "# sched-load: schedulers: $(cd bin && ls scx_* 2>/dev/null | tr '\n' ' ')"

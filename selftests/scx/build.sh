@@ -237,6 +237,9 @@ for n in "${built[@]}"; do install -m 0644 "$o/$n.bpf.o" "$out/$n.bpf.o"; done
 for n in "${runnable[@]}"; do install -m 0755 "$b/user/$n" "$out/bin/$n"; done
 [ "${#runnable[@]}" = 0 ] || strip "${runnable[@]/#/$out/bin/}"
 install -m 0755 "$here/run-guest.sh" "$here/run-sched.sh" "$out/"
+# the guest's one KTAP writer, for boots without the project's /scx too
+mkdir -p "$out/lib"
+install -m 0644 "$repo/initramfs/ktap.sh" "$repo/initramfs/t-glob.sh" "$out/lib/"
 install -m 0644 "$here/no-run.txt" "$out/no-run.txt"
 install -m 0644 "$here/expected.txt" "$out/expected.txt"
 install -m 0644 "$b/not-built.txt" "$out/not-built.txt"

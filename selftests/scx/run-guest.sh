@@ -28,12 +28,10 @@ dir=$(cd "$(dirname "$0")" && pwd)
 expected=$dir/expected.txt
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-if [ -r /scx/ktap.sh ]; then
-	# shellcheck source=initramfs/ktap.sh
-	. /scx/ktap.sh
-else
-	scx_t_wants() { return 0; } # selftests/dev/boot.sh has no /scx
-fi
+# The guest's KTAP writer (initramfs/ktap.sh), packed in lib/ by build.sh
+KTAP_DIR=$dir/lib
+# shellcheck source=../../initramfs/ktap.sh
+. "$KTAP_DIR/ktap.sh"
 # The cap: scx.scx_timeout= on the command line, else SCX_OBJ_TIMEOUT (tests).
 reps=1 cap=${SCX_OBJ_TIMEOUT:-300}
 read -r cmdline </proc/cmdline
@@ -69,15 +67,12 @@ objs=$(
 	} | sort -u
 )
 [ -r "$expected" ] || echo "# scx: $expected missing: every program will be reported as unexpected"
-n=0
-for o in $objs; do scx_t_wants "scx:${o%.bpf.o}" && n=$((n + 1)); done
-echo "1..$n"
+# shellcheck disable=SC2046 # object names: no blanks
+ktap_plan $(for o in $objs; do echo "scx:${o%.bpf.o}"; done)
 
-i=0 failed=0
 for o in $objs; do
 	name=scx:${o%.bpf.o}
 	scx_t_wants "$name" || continue
-	i=$((i + 1))
 	start=$(cut -d' ' -f1 /proc/uptime)
 	: >"$tmp/verdicts"
 	: >"$tmp/load1.err"
@@ -175,10 +170,9 @@ for o in $objs; do
 	done
 	echo "# time: $name $(awk -v s="$start" '{ printf "%.2f", $1 - s }' /proc/uptime)"
 	if [ "$ok" = 0 ]; then
-		echo "ok $i $name"
+		ktap_ok "$name"
 	else
-		echo "not ok $i $name${timedout:+ # timeout after $timedout s}"
-		failed=$((failed + 1))
+		ktap_fail "$name" "${timedout:+timeout after $timedout s}"
 	fi
 done
-[ "$failed" = 0 ]
+[ "$(ktap_failures)" = 0 ]

@@ -30,8 +30,9 @@ fi
 # passes it on. "SLEEP" as the first line: a load that never ends; "OBJ"
 # the first line: a load that fails outside any program.
 p=$tmp/payload
-mkdir -p "$p/bin"
+mkdir -p "$p/bin" "$p/lib"
 cp "$s/run-guest.sh" "$p/"
+cp "$top/initramfs/ktap.sh" "$top/initramfs/t-glob.sh" "$p/lib/"
 cat >"$p/bin/bpf-loadall" <<'EOF'
 #!/bin/sh
 n=$(basename "$1" .bpf.o)

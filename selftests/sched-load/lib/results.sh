@@ -84,18 +84,18 @@ end_run() {
 	cat "$RUNLOG.diag"
 	if [ $# -gt 0 ]; then
 		SKIP=$((SKIP + 1))
-		echo "ok $N $PFX:$NAME # SKIP $1"
+		ktap_skip "$PFX:$NAME" "$1"
 	elif [ "$NERR" -eq 0 ] && [ -s "$RUNLOG.known" ]; then
 		# every check passed but a known splat was elided: not a pass,
 		# the kernel was not clean
 		SKIP=$((SKIP + 1))
-		echo "ok $N $PFX:$NAME # SKIP known splat: $(cut -f1 "$RUNLOG.known" | sort -u | head -n 1)"
+		ktap_skip "$PFX:$NAME" "known splat: $(cut -f1 "$RUNLOG.known" | sort -u | head -n 1)"
 	elif [ "$NERR" -eq 0 ]; then
 		PASS=$((PASS + 1))
-		echo "ok $N $PFX:$NAME"
+		ktap_ok "$PFX:$NAME"
 	else
 		FAIL=$((FAIL + 1))
-		echo "not ok $N $PFX:$NAME"
+		ktap_not_ok "$PFX:$NAME"
 	fi
 }
 
