@@ -41,13 +41,16 @@ static __always_inline void mx_consume(void)
 		scx_bpf_consume(MX_DSQ);
 }
 
+#ifdef MX_USE_mx_init
 SEC("struct_ops.s/init")
 int BPF_PROG(mx_init)
 {
 	mx_dsqs();
 	return 0;
 }
+#endif
 
+#ifdef MX_USE_mx_exit
 SEC("struct_ops.s/exit")
 int BPF_PROG(mx_exit, struct scx_exit_info *ei)
 {
@@ -55,21 +58,27 @@ int BPF_PROG(mx_exit, struct scx_exit_info *ei)
 	bpf_probe_read_kernel_str(mx_exit_msg, sizeof(mx_exit_msg), ei->msg);
 	return 0;
 }
+#endif
 
+#ifdef MX_USE_mx_enqueue
 SEC("struct_ops/enqueue")
 int BPF_PROG(mx_enqueue, struct task_struct *p, u64 enq_flags)
 {
 	scx_bpf_dispatch_vtime(p, MX_DSQ, SCX_SLICE_DFL, 0, enq_flags);
 	return 0;
 }
+#endif
 
+#ifdef MX_USE_mx_dispatch
 SEC("struct_ops/dispatch")
 int BPF_PROG(mx_dispatch, s32 cpu, struct task_struct *prev)
 {
 	mx_consume();
 	return 0;
 }
+#endif
 
+#ifdef MX_USE_mx_enqueue_q
 SEC("struct_ops/enqueue")
 int BPF_PROG(mx_enqueue_q, struct task_struct *p, u64 enq_flags)
 {
@@ -79,9 +88,11 @@ int BPF_PROG(mx_enqueue_q, struct task_struct *p, u64 enq_flags)
 		scx_bpf_dispatch(p, SCX_DSQ_GLOBAL, SCX_SLICE_DFL, enq_flags);
 	return 0;
 }
+#endif
 
 /* one task per call, so that the others wait in the queue, where
  * ops.dequeue() sees them leave; a stale pid's dispatch is ignored */
+#ifdef MX_USE_mx_dispatch_q
 SEC("struct_ops/dispatch")
 int BPF_PROG(mx_dispatch_q, s32 cpu, struct task_struct *prev)
 {
@@ -100,10 +111,12 @@ int BPF_PROG(mx_dispatch_q, s32 cpu, struct task_struct *prev)
 	}
 	return 0;
 }
+#endif
 
 /* the dump rows' trigger: the loader sets nice 19 (static_prio 139) on one
  * of its tasks, and the error makes the kernel dump the state, calling
  * ops.dump(), ops.dump_cpu() and ops.dump_task() */
+#ifdef MX_USE_mx_set_weight_err
 SEC("struct_ops/set_weight")
 int BPF_PROG(mx_set_weight_err, struct task_struct *p, u32 weight)
 {
@@ -111,5 +124,6 @@ int BPF_PROG(mx_set_weight_err, struct task_struct *p, u32 weight)
 		scx_bpf_error("mx: dump trigger");
 	return 0;
 }
+#endif
 
 #endif /* __MATRUN_BPF_H */

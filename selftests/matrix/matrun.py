@@ -129,19 +129,24 @@ def around(op, k, positive):
     return pre, post
 
 
+def helpers(op, trigger):
+    """{member: helper program} of the row's kNN_run maps"""
+    o = op["op"]
+    h = {"init": "mx_init", "exit": "mx_exit",
+         "enqueue": "mx_enqueue_q" if o == "dequeue" else "mx_enqueue",
+         "dispatch": "mx_dispatch_q" if o == "dequeue" else "mx_dispatch"}
+    if trigger == "dump":
+        h["set_weight"] = "mx_set_weight_err"
+    return {m: p for m, p in h.items() if m != o}
+
+
 def run_map(op, prog, i, trigger):
     """the kNN_run map: the cell's op and the helpers for the others"""
     o = op["op"]
     lines = ['SEC(".struct_ops.link")', f"struct sched_ext_ops {prog}_run = {{",
              f"\t.{o} = (void *){prog},"]
-    helpers = {"init": "mx_init", "exit": "mx_exit",
-               "enqueue": "mx_enqueue_q" if o == "dequeue" else "mx_enqueue",
-               "dispatch": "mx_dispatch_q" if o == "dequeue" else "mx_dispatch"}
-    if trigger == "dump":
-        helpers["set_weight"] = "mx_set_weight_err"
-    for member, helper in helpers.items():
-        if member != o:
-            lines.append(f"\t.{member} = (void *){helper},")
+    for member, helper in helpers(op, trigger).items():
+        lines.append(f"\t.{member} = (void *){helper},")
     lines += ["\t.flags = SCX_OPS_SWITCH_PARTIAL | SCX_OPS_KEEP_BUILTIN_IDLE,",
               f'\t.name = "mr_{o}_{i:02d}",', "};"]
     return lines

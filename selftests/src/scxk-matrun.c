@@ -149,7 +149,9 @@ static void trig_round(struct trig *t)
 		setpriority(PRIO_PROCESS, t->hogs[i], r % 2);
 		sched_setaffinity(t->hogs[i], sizeof(set), &set);
 	}
-	if (t->dump && r == 2)
+	/* every round from the third: a hog not yet SCHED_EXT then gets it
+	 * when it is enabled (ops.set_weight is called then too) */
+	if (t->dump && r >= 2)
 		setpriority(PRIO_PROCESS, t->hogs[0], 19);
 	c = fork();
 	if (c == 0) {
