@@ -304,10 +304,13 @@ static bool run_cell(struct bpf_object *obj, const struct mrun *r, char *klog, s
 			ok = false;
 		}
 	} else {
-		/* error, eject, and the dump rows' trigger: a runtime error */
+		/* error, eject, and the dump rows' trigger: an error exit, the
+		 * kernel's own (SCX_EXIT_ERROR: "runtime error") or the BPF
+		 * scheduler's (SCX_EXIT_ERROR_BPF: "scx_bpf_error") */
 		const char *msg = strcmp(r->kind, "call") ? r->msg : "mx: dump trigger";
 
-		snprintf(want, sizeof(want), "BPF scheduler \"%s\" disabled (runtime error)", name);
+		snprintf(want, sizeof(want), "BPF scheduler \"%s\" disabled (%s)", name,
+			 strcmp(r->kind, "eject") ? "scx_bpf_error" : "runtime error");
 		if (!log_line(klog, want, line, sizeof(line)) || !said(klog, name, msg)) {
 			printf("# %s x %s: want the kernel to eject %s with \"%s\"\n", r->op,
 			       r->kfunc, name, msg);
@@ -448,6 +451,7 @@ int cmd_matrix_run(const char *dir, const char *variant, const char *rows, const
 	t0 = now();
 	for (i = 0; i < n; i = j) {
 		int rc = 0, rs = 0, re = 0, rf = 0;
+		double rt0 = now();
 		struct bpf_object *obj = NULL;
 		const char *skip_why = "";
 		char want[40];
@@ -492,6 +496,8 @@ int cmd_matrix_run(const char *dir, const char *variant, const char *rows, const
 		skipped += rs;
 		ejected += re;
 		failed += rf;
+		/* ktap_times: the row's own time, not the whole run's */
+		printf("# time: matrix:%s %.2f\n", runs[i].op, now() - rt0);
 		if (!rc && !re && !rf)
 			fprintf(res, "skip %s cannot run here: %s\n", runs[i].op, skip_why);
 		else
