@@ -291,8 +291,9 @@ static bool run_cell(struct bpf_object *obj, const struct mrun *r, char *klog, s
 		/* detached by us, never ejected */
 		snprintf(want, sizeof(want), "sched_ext: %s: ", name);
 		if (!enabled || log_line(klog, want, line, sizeof(line))) {
-			printf("# %s x %s: ejected (state %s before detaching)\n", r->op,
-			       r->kfunc, enabled ? "enabled" : "not enabled");
+			printf("# %s x %s: ejected (state %s before detaching): %s\n", r->op,
+			       r->kfunc, enabled ? "enabled" : "not enabled",
+			       log_line(klog, want, line, sizeof(line)) ? line : "no message");
 			ok = false;
 		}
 	} else if (!strcmp(r->kind, "exit")) {
