@@ -126,4 +126,16 @@ int BPF_PROG(mx_set_weight_err, struct task_struct *p, u32 weight)
 }
 #endif
 
+#ifdef MX_USE_mx_prep_move_refuse
+/* the cgroup_cancel_move row's trigger: a thread group's move is refused at
+ * a thread that is not its leader; the kernel has prepared the leader's
+ * move first (cgroup_migrate() adds the leader first) and cancels it */
+SEC("struct_ops.s/cgroup_prep_move")
+int BPF_PROG(mx_prep_move_refuse, struct task_struct *p, struct cgroup *from,
+	     struct cgroup *to)
+{
+	return p->pid == p->tgid ? 0 : -16;	/* -EBUSY */
+}
+#endif
+
 #endif /* __MATRUN_BPF_H */

@@ -26,7 +26,7 @@ import os
 import re
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-TRIGGERS = ("attach", "detach", "load", "rt", "cgroup", "dump", "-")
+TRIGGERS = ("attach", "detach", "load", "rt", "cgroup", "cancel", "dump", "-")
 # the scheduler is already exiting when these run: a run-time refusal there
 # is a second error, which the kernel drops (scx_ops_error_kind() keeps the
 # first), and scx_bpf_exit()/scx_bpf_error() do nothing
@@ -137,6 +137,8 @@ def helpers(op, trigger):
          "dispatch": "mx_dispatch_q" if o == "dequeue" else "mx_dispatch"}
     if trigger == "dump":
         h["set_weight"] = "mx_set_weight_err"
+    if trigger == "cancel":
+        h["cgroup_prep_move"] = "mx_prep_move_refuse"
     return {m: p for m, p in h.items() if m != o}
 
 

@@ -10,6 +10,7 @@
  * with its reason, never as passed.  One result line per op to @results.
  */
 #include "scxk.h"
+#include <pthread.h>
 #include <sys/resource.h>
 
 #ifndef SCHED_EXT
@@ -74,16 +75,27 @@ static void write_pid(const char *dir, pid_t pid)
 	write_str(path, s);
 }
 
+static void *nap(void *arg)
+{
+	for (;;)
+		usleep(1000);
+	return NULL;
+}
+
 /* a SCHED_EXT task (the only kind SCX_OPS_SWITCH_PARTIAL hands the
- * scheduler) that spins, yields and naps until killed */
-static pid_t hog(void)
+ * scheduler) that spins, yields and naps until killed; @threaded: with a
+ * second thread (the cancel trigger moves the thread group) */
+static pid_t hog(bool threaded)
 {
 	struct sched_param sp = {};
+	pthread_t th;
 	pid_t pid = fork();
 
 	if (pid)
 		return pid;
 	sched_setscheduler(0, SCHED_EXT, &sp);
+	if (threaded && pthread_create(&th, NULL, nap, NULL))
+		_exit(1);
 	for (int i = 0;; i++) {
 		spin(0.001);
 		if (i % 4)
@@ -113,7 +125,7 @@ static pid_t rt_burst(void)
 struct trig {
 	pid_t hogs[NR_HOGS_MAX], rt;
 	int nh, round;
-	bool cgroup, dump;
+	bool cgroup, cancel, dump;
 };
 
 static void trig_start(struct trig *t, const char *trigger)
@@ -122,8 +134,9 @@ static void trig_start(struct trig *t, const char *trigger)
 
 	memset(t, 0, sizeof(*t));
 	t->nh = ncpu + 2 < NR_HOGS_MAX ? ncpu + 2 : NR_HOGS_MAX;
+	t->cancel = !strcmp(trigger, "cancel");
 	for (int i = 0; i < t->nh; i++)
-		t->hogs[i] = hog();
+		t->hogs[i] = hog(t->cancel && !i);
 	t->rt = strcmp(trigger, "rt") ? 0 : rt_burst();
 	t->cgroup = !strcmp(trigger, "cgroup");
 	t->dump = !strcmp(trigger, "dump");
@@ -132,8 +145,9 @@ static void trig_start(struct trig *t, const char *trigger)
 /* one round of the loader's part: nice and affinity of every hog
  * (set_weight, set_cpumask; dequeue of those waiting), a short-lived
  * SCHED_EXT child (init_task, enable, disable, exit_task), a cgroup made,
- * weighted, entered, left and removed (the cgroup ops), nice 19 (the dump
- * rows' trigger: mx_set_weight_err) */
+ * weighted, entered, left and removed (the cgroup ops), a thread group's
+ * move refused (cgroup_cancel_move), nice 19 (the dump rows' trigger:
+ * mx_set_weight_err) */
 static void trig_round(struct trig *t)
 {
 	int ncpu = sysconf(_SC_NPROCESSORS_ONLN), r = t->round++;
@@ -163,6 +177,12 @@ static void trig_round(struct trig *t)
 		waitpid(c, NULL, 0);
 	if (t->cgroup && (!mkdir(CG_RUN, 0755) || errno == EEXIST)) {
 		write_str(CG_RUN "/cpu.weight", r % 2 ? "50" : "200");
+		write_pid(CG_RUN, t->hogs[0]);
+		write_pid(CGROOT, t->hogs[0]);
+		rmdir(CG_RUN);
+	}
+	/* refused (EBUSY) by mx_prep_move_refuse at the second thread */
+	if (t->cancel && (!mkdir(CG_RUN, 0755) || errno == EEXIST)) {
 		write_pid(CG_RUN, t->hogs[0]);
 		write_pid(CGROOT, t->hogs[0]);
 		rmdir(CG_RUN);
