@@ -6,7 +6,7 @@
 # diagnostics as "# " lines.  Exit status 0 if every test passed.
 #
 #   matrix                 every sched_ext_ops member x every sched_ext kfunc
-#                          loaded (never attached), compared with the spec
+#                          loaded, compared with the spec
 #                          (patched: refusals naming the op) or with 6.12's
 #                          loads (baseline: the spec's R cells, exactly,
 #                          load there); a loaded cell must have its fd

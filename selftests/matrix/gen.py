@@ -16,6 +16,12 @@ scx_kfunc_ids_* sets in <tree>/kernel/sched/ext.c) and, with --out, writes:
                  calling it and a .struct_ops.link map that uses the program
   cells.tsv      one line per cell, read by the guest loader (scxk matrix):
                  op kfunc class patched baseline departure object program map
+  runs.tsv       one line per cell the patched kernel loads, for the run phase
+                 (scxk matrix-run; matrun.py): what its run must show on each
+                 kernel
+
+Each program counts its call (kNN_hits); each cell that runs also gets a
+kNN_run map, its program with the helper ops of matrun.bpf.h (matrun.py).
 
 With --cases, also checks cases/cases.list against the same spec: each
 negative op must refuse its kfunc, each twin op allow it, and the baseline
