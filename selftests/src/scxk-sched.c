@@ -32,7 +32,7 @@ const char *scx_state(void)
 	return s;
 }
 
-static bool wait_state(const char *want, double secs)
+bool wait_state(const char *want, double secs)
 {
 	double end = now() + secs;
 
@@ -92,7 +92,7 @@ bool expect_kmsg(const char *klog, const char *want, bool present)
 	return found == present;
 }
 
-static bool check_splats(const char *log, const char *what)
+bool check_splats(const char *log, const char *what)
 {
 	bool ok = true;
 	char line[512];
