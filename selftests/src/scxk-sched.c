@@ -119,6 +119,13 @@ int kmsg_check(int kfd, const char *what, const struct kmsg_want *wants,
 		close(kfd);
 		return 1;
 	}
+	/*
+	 * After an ejection, bpf_link__destroy() can return before the error's
+	 * disable work ran (it is queued from an irq_work): the kernel prints
+	 * why it disabled the scheduler before sched_ext's state says
+	 * "disabled", so wait for that first.
+	 */
+	wait_state("disabled", 10);
 	kmsg_read(kfd, klog, 1 << 18);
 	close(kfd);
 	for (int i = 0; i < n; i++)
