@@ -10,7 +10,7 @@
 #                          (patched: refusals naming the op) or with 6.12's
 #                          loads (baseline: the spec's R cells, exactly,
 #                          load there); a loaded cell must have its fd
-#   matrix-run:<op>        the matrix's run phase: every cell of the op's
+#   matrix:<op>            the matrix's run phase: every cell of the op's
 #                          row that loads, attached (its kNN_run map), the
 #                          op made to fire, the call seen made (counter,
 #                          exit record, kernel log), detached without an
@@ -62,7 +62,7 @@
 # SCXK_SECS (default 1): seconds of load for each attached scheduler.
 # SCX_T (make check T=PATTERN): only the tests whose name PATTERN selects
 # (initramfs/t-glob.sh) run; the others are left out, not reported, and a
-# family none of whose names can match (matrix, matrix-run, callsite, cases, async,
+# family none of whose names can match (matrix, callsite, cases, async,
 # progs, intree) is not even listed.
 
 V=${1:-}
@@ -74,7 +74,6 @@ esac
 want() {
 	case "$1" in
 	matrix) scx_t_suite matrix ;;
-	matrix-run) scx_t_suite matrix-run ;;
 	callsite) scx_t_suite callsite ;;
 	cases) scx_t_suite neg baseline-diff pos ;;
 	async) scx_t_suite async ;;
@@ -167,11 +166,11 @@ if want callsite; then
 fi
 nmatrix=0
 want matrix && nmatrix=1
-# matrix-run:<op>: the run phase's rows T= selects, in runs.tsv's order
+# matrix:<op>: the run phase's rows T= selects, in runs.tsv's order
 : > "$TMP/mrows"
-if want matrix-run; then
+if want matrix; then
 	grep -v '^#' "$D/matrix/runs.tsv" | cut -f1 | uniq | while read -r op; do
-		scx_t_wants "matrix-run:$op" && echo "$op"
+		scx_t_wants "matrix:$op" && echo "$op"
 	done > "$TMP/mrows"
 fi
 # intree-diff:<test>: the list's lines T= selects, for intree-diff.sh
@@ -192,7 +191,7 @@ neg=neg
 [ "$V" = baseline ] && neg="baseline-diff"
 planned=$(
 	[ $nmatrix -eq 1 ] && echo matrix
-	sed 's/^/matrix-run:/' "$TMP/mrows"
+	sed 's/^/matrix:/' "$TMP/mrows"
 	sed 's/^/callsite:/' "$TMP/groups"
 	awk -v neg="$neg" '{ print neg ":" $1; print "pos:" $5 }' "$TMP/cases"
 	awk -F'|' '{ gsub(/[ \t]/, "", $1); print "async:" $1 }' "$TMP/async"
@@ -219,7 +218,7 @@ grep -q ' /sys/fs/cgroup cgroup2 ' /proc/mounts || mount -t cgroup2 none /sys/fs
 
 want matrix && LIMIT=$MATRIX_LIMIT t matrix "$X" matrix "$D/matrix" "$V"
 
-# matrix-run:<op>: one scxk run attaches the selected rows' cells; a result per op
+# matrix:<op>: one scxk run attaches the selected rows' cells; a result per op
 if [ -s "$TMP/mrows" ]; then
 	T1=$(cut -d' ' -f1 /proc/uptime)
 	${TO:+$TO $MATRIX_LIMIT} "$X" matrix-run "$D/matrix" "$V" "$TMP/mrows" "$TMP/matrun" </dev/null
@@ -232,10 +231,10 @@ if [ -s "$TMP/mrows" ]; then
 		r=$(awk -v g="$op" '(($1 == "ok" || $1 == "skip") && $2 == g) || ($1 == "not" && $3 == g)' \
 			"$TMP/matrun")
 		case "$r" in
-		"ok $op "*) ktap_ok "matrix-run:$op" "${r#"ok $op "}" ;;
-		"not ok $op "*) ktap_fail "matrix-run:$op" "${r#"not ok $op "}" ;;
-		"skip $op "*) ktap_skip "matrix-run:$op" "${r#"skip $op "}" ;;
-		*) ktap_fail "matrix-run:$op" "no result: scxk matrix-run exited $rc" ;;
+		"ok $op "*) ktap_ok "matrix:$op" "${r#"ok $op "}" ;;
+		"not ok $op "*) ktap_fail "matrix:$op" "${r#"not ok $op "}" ;;
+		"skip $op "*) ktap_skip "matrix:$op" "${r#"skip $op "}" ;;
+		*) ktap_fail "matrix:$op" "no result: scxk matrix-run exited $rc" ;;
 		esac
 	done < "$TMP/mrows"
 fi

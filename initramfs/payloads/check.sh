@@ -30,7 +30,7 @@ suites_of() {
 	*-hang-detector) echo hang-detector ;;
 	*-scx-selftests) echo scx-selftest scx-selftest-exit ;;
 	*-scx-simple-smoke) echo scx-simple ;;
-	selftests) echo matrix matrix-run callsite neg baseline-diff pos async prog freplace ext intree-diff ;;
+	selftests) echo matrix callsite neg baseline-diff pos async prog freplace ext intree-diff ;;
 	scx) echo scx ;;
 	sched-load) echo sched-load sched control ;;
 	*) echo "${1#[0-9][0-9]-}" ;;
