@@ -106,7 +106,7 @@ export CLANG BPF_CFLAGS NICE
 # shellcheck disable=SC2011,SC2016 # generated mx_*.bpf.c names have no blanks; $1 $2 are the inner bash's
 ls "$B"/matrix/mx_*.bpf.c | xargs -P"$JOBS" -I{} bash -c \
 	'bpfcc "$1" "$2/$(basename "$1" .c).o"' _ {} "$OUT/matrix"
-cp "$B/matrix/cells.tsv" "$B/matrix/runs.tsv" "$OUT/matrix/"
+cp "$B/matrix/cells.tsv" "$OUT/matrix/"
 
 step "call-site matrix programs"
 # shellcheck disable=SC2011,SC2016 # generated cs_*.bpf.c names have no blanks; $1 $2 are the inner bash's

@@ -6,17 +6,10 @@
 # diagnostics as "# " lines.  Exit status 0 if every test passed.
 #
 #   matrix                 every sched_ext_ops member x every sched_ext kfunc
-#                          loaded, compared with the spec
+#                          loaded (never attached), compared with the spec
 #                          (patched: refusals naming the op) or with 6.12's
 #                          loads (baseline: the spec's R cells, exactly,
 #                          load there); a loaded cell must have its fd
-#   matrix:<op>            the matrix's run phase: every cell of the op's
-#                          row that loads, attached (its kNN_run map), the
-#                          op made to fire, the call seen made (counter,
-#                          exit record, kernel log), detached without an
-#                          ejection unless that is the proof; cells that
-#                          cannot run here are counted apart (SKIP if none
-#                          can), matrix/run.list and matrun.py say which
 #   callsite:<site>@<op>   every sched_ext kfunc called from a call site
 #                          (direct, static or global function, bpf_loop,
 #                          bpf_timer or bpf_wq callback) in an arming op
@@ -166,13 +159,6 @@ if want callsite; then
 fi
 nmatrix=0
 want matrix && nmatrix=1
-# matrix:<op>: the run phase's rows T= selects, in runs.tsv's order
-: > "$TMP/mrows"
-if want matrix; then
-	grep -v '^#' "$D/matrix/runs.tsv" | cut -f1 | uniq | while read -r op; do
-		scx_t_wants "matrix:$op" && echo "$op"
-	done > "$TMP/mrows"
-fi
 # intree-diff:<test>: the list's lines T= selects, for intree-diff.sh
 : > "$TMP/intree"
 : > "$TMP/intree-list"
@@ -191,7 +177,6 @@ neg=neg
 [ "$V" = baseline ] && neg="baseline-diff"
 planned=$(
 	[ $nmatrix -eq 1 ] && echo matrix
-	sed 's/^/matrix:/' "$TMP/mrows"
 	sed 's/^/callsite:/' "$TMP/groups"
 	awk -v neg="$neg" '{ print neg ":" $1; print "pos:" $5 }' "$TMP/cases"
 	awk -F'|' '{ gsub(/[ \t]/, "", $1); print "async:" $1 }' "$TMP/async"
@@ -217,27 +202,6 @@ grep -q ' /sys/fs/cgroup cgroup2 ' /proc/mounts || mount -t cgroup2 none /sys/fs
 	echo "# no cgroup2 at /sys/fs/cgroup: the cgroup ops will not run"
 
 want matrix && LIMIT=$MATRIX_LIMIT t matrix "$X" matrix "$D/matrix" "$V"
-
-# matrix:<op>: one scxk run attaches the selected rows' cells; a result per op
-if [ -s "$TMP/mrows" ]; then
-	T1=$(cut -d' ' -f1 /proc/uptime)
-	${TO:+$TO $MATRIX_LIMIT} "$X" matrix-run "$D/matrix" "$V" "$TMP/mrows" "$TMP/matrun" </dev/null
-	rc=$?
-	[ $rc -eq 124 ] && echo "# matrix-run: timed out"
-	echo "# matrix run phase: $(awk -v a="$T1" -v b="$(cut -d' ' -f1 /proc/uptime)" \
-		'BEGIN { printf "%.1f", b - a }') s in the guest"
-	[ -f "$TMP/matrun" ] || : > "$TMP/matrun"
-	while read -r op; do
-		r=$(awk -v g="$op" '(($1 == "ok" || $1 == "skip") && $2 == g) || ($1 == "not" && $3 == g)' \
-			"$TMP/matrun")
-		case "$r" in
-		"ok $op "*) ktap_ok "matrix:$op" "${r#"ok $op "}" ;;
-		"not ok $op "*) ktap_fail "matrix:$op" "${r#"not ok $op "}" ;;
-		"skip $op "*) ktap_skip "matrix:$op" "${r#"skip $op "}" ;;
-		*) ktap_fail "matrix:$op" "no result: scxk matrix-run exited $rc" ;;
-		esac
-	done < "$TMP/mrows"
-fi
 
 # callsite:<site>@<op>: one scxk run loads the whole call-site matrix and
 # writes one result per call site and arming op; each is a test here

@@ -249,7 +249,7 @@ def main():
 
     # gen.py's lists and checks (against 6.12 and the tree); also sets each
     # kfunc's "sleepable" from the kernel
-    ops, kfuncs, groups, spec, _, _ = gen.load(a)
+    ops, kfuncs, groups, spec = gen.load(a)
     gen.fail_on_errors("callsite.py")
     arm, sites = read_callsite_spec(groups)
     check_sites(arm, sites, ops, kfuncs, spec)

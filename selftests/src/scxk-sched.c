@@ -32,7 +32,7 @@ const char *scx_state(void)
 	return s;
 }
 
-bool wait_state(const char *want, double secs)
+static bool wait_state(const char *want, double secs)
 {
 	double end = now() + secs;
 
@@ -92,7 +92,7 @@ bool expect_kmsg(const char *klog, const char *want, bool present)
 	return found == present;
 }
 
-bool check_splats(const char *log, const char *what)
+static bool check_splats(const char *log, const char *what)
 {
 	bool ok = true;
 	char line[512];

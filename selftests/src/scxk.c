@@ -7,10 +7,6 @@
  *                                       print the table, compare with the
  *                                       spec (patched) or 6.12's loads and
  *                                       the spec's R cells (baseline)
- *   scxk matrix-run <dir> <variant> <ops file>|- <results>
- *                                       attach every cell of <dir>/runs.tsv
- *                                       that loads, fire its op, check the
- *                                       call was made; a line per op
  *   scxk callsite <dir> <variant> <results> [--per-cell]
  *                                       the same for <dir>/cells.tsv of
  *                                       callsite.py (kfuncs x call sites x
@@ -65,7 +61,6 @@
  * The files: scxk.c (this one: loading and refusal helpers, the "# "
  * diagnostics, the subcommand table), scxk.h (what they share),
  * scxk-cells.c (loading matrix cells, the table), scxk-matrix.c (matrix),
- * scxk-matrun.c (matrix-run: the matrix's cells attached and run),
  * scxk-callsite.c (callsite), scxk-sched.c (kernel state and log, load
  * generation, attaching, ejection), scxk-cases.c (neg, sleep, load,
  * runtime, pos), scxk-async.c (async-*), scxk-prog.c (prog, freplace),
@@ -223,7 +218,6 @@ void diag_load_failure(const char *what)
 static int usage(void)
 {
 	fprintf(stderr, "usage: scxk matrix <dir> <patched|baseline> [--per-cell]\n"
-			"       scxk matrix-run <dir> <patched|baseline> <ops file>|- <results>\n"
 			"       scxk callsite <dir> <core|full|baseline> <results> [--per-cell]\n"
 			"       scxk neg <obj> <op> <kfunc> | sleep <obj> <kfunc> [<map>] | load <obj>\n"
 			"       scxk runtime <obj> <secs> | pos <obj> <secs> <op>\n"
@@ -248,8 +242,6 @@ int main(int argc, char **argv)
 	libbpf_set_print(libbpf_print);
 	if (!strcmp(cmd, "matrix") && (argc == 4 || (argc == 5 && !strcmp(argv[4], "--per-cell"))))
 		return cmd_matrix(argv[2], argv[3], argc == 5);
-	if (!strcmp(cmd, "matrix-run") && argc == 6)
-		return cmd_matrix_run(argv[2], argv[3], argv[4], argv[5]);
 	if (!strcmp(cmd, "callsite") && (argc == 5 || (argc == 6 && !strcmp(argv[5], "--per-cell"))))
 		return cmd_callsite(argv[2], argv[3], argv[4], argc == 6);
 	if (!strcmp(cmd, "neg") && argc == 5)

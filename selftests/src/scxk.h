@@ -78,8 +78,6 @@ struct kmsg_want {
 typedef bool (*calls_fn)(struct bpf_object *obj, const char *name, double secs, const char *arg);
 
 const char *scx_state(void);
-bool wait_state(const char *want, double secs);
-bool check_splats(const char *log, const char *what);
 int kmsg_open(bool from_boot);
 void kmsg_read(int fd, char *buf, size_t sz);
 bool expect_kmsg(const char *klog, const char *want, bool present);
@@ -97,7 +95,6 @@ int run_enabled(const char *path, const char *kind, double secs, calls_fn calls,
 
 /* the subcommands, one file per family */
 int cmd_matrix(const char *dir, const char *variant, bool per_cell);
-int cmd_matrix_run(const char *dir, const char *variant, const char *rows, const char *results);
 int cmd_callsite(const char *dir, const char *variant, const char *results, bool per_cell);
 int cmd_neg(const char *path, const char *op, const char *kfunc);
 int cmd_sleep(const char *path, const char *kfunc, const char *map);
