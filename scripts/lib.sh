@@ -71,7 +71,10 @@ run_logged() {
 	# The heartbeat ends with the script: killed without the rest of its
 	# process group, it would live on and keep the script's open files,
 	# such as a held build lock, and every later build would wait on it.
+	# Its last sleep outlives it: it must not hold the callers' lock fds
+	# (8: the payload's, 9: the build's) either.
 	(
+		exec 8>&- 9>&-
 		while sleep "${HEARTBEAT_S:-30}" && kill -0 "$parent" 2>/dev/null; do
 			printf '    ... %s\n' "$(tail -n 1 "$logf" 2>/dev/null | cut -c1-100)" >&2
 		done

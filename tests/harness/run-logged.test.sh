@@ -38,4 +38,10 @@ done
 check lock-released-after-kill "the lock is still held 5 s after the script was killed (a leftover heartbeat?)" \
 	flock -n "$tmp/lock" true
 check heartbeat-printed "no heartbeat line: $(cat "$tmp/err")" grep -q '^    \.\.\. ' "$tmp/err"
+# A script that ends normally frees its lock at once: the heartbeat's last
+# sleep, which outlives it, must not hold the lock's fd (the next stage of
+# make check waited up to a heartbeat period on it).
+HEARTBEAT_S=1 "$tmp/build.sh" 2>/dev/null
+check lock-free-after-return "the lock is held after the script returned (the heartbeat's sleep kept its fd)" \
+	flock -n "$tmp/lock" true
 done_testing
