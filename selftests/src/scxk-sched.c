@@ -120,10 +120,10 @@ int kmsg_check(int kfd, const char *what, const struct kmsg_want *wants,
 		return 1;
 	}
 	/*
-	 * After an ejection, bpf_link__destroy() can return before the error's
-	 * disable work ran (it is queued from an irq_work): the kernel prints
-	 * why it disabled the scheduler before sched_ext's state says
-	 * "disabled", so wait for that first.
+	 * bpf_link__destroy() can return before the scheduler is unregistered
+	 * (a forked child may still hold the link's fd), so an ejected
+	 * scheduler can still be "disabling" here. The kernel prints why it
+	 * disabled a scheduler before its state says "disabled": wait for that.
 	 */
 	wait_state("disabled", 10);
 	kmsg_read(kfd, klog, 1 << 18);
