@@ -56,10 +56,20 @@ int sys_consume(void *ctx)
 
 /* BPF_PROG_TYPE_TRACING: the any set only */
 
+/*
+ * fentry_nr_cpu_ids' calls, and what the kfunc last returned: a section of
+ * their own, so that scxk prog fire reads them at a known offset.
+ */
+struct fire_rec {
+	u64 calls;
+	u32 ret;
+} fire SEC(".data.fire");
+
 SEC("fentry/bpf_fentry_test1")
 int BPF_PROG(fentry_nr_cpu_ids, int a)
 {
-	scx_bpf_nr_cpu_ids();
+	fire.ret = scx_bpf_nr_cpu_ids();
+	__sync_fetch_and_add(&fire.calls, 1);
 	return 0;	/* fentry programs must return 0 */
 }
 

@@ -5,6 +5,42 @@
  */
 #include "scxk.h"
 
+/*
+ * Attach the fentry program @prog of @obj to bpf_fentry_test1() and fire it:
+ * BPF_PROG_TEST_RUN of a tracing program calls bpf_fentry_test1().  The
+ * program counts its calls in fire.calls and stores @kfunc's return (here
+ * scx_bpf_nr_cpu_ids()) in fire.ret (section .data.fire): the call was
+ * made, and returned the kernel's number of possible CPUs.
+ */
+static int fire(struct bpf_object *obj, const char *prog, const char *kfunc)
+{
+	struct bpf_program *p = bpf_object__find_program_by_name(obj, prog);
+	struct bpf_map *rec = bpf_object__find_map_by_name(obj, ".data.fire");
+	LIBBPF_OPTS(bpf_test_run_opts, topts);
+	struct { __u64 calls; __u32 ret; } v = {};
+	int err, key = 0, cpus = libbpf_num_possible_cpus();
+	struct bpf_link *link;
+
+	if (!p || !rec || bpf_map__value_size(rec) < sizeof(v)) {
+		printf("# %s: no program or no .data.fire of %zu bytes\n", prog, sizeof(v));
+		return 1;
+	}
+	link = bpf_program__attach(p);
+	if (!link) {
+		printf("# %s: loaded, attach failed: %s\n", prog, strerror(errno));
+		return 1;
+	}
+	err = bpf_prog_test_run_opts(bpf_program__fd(p), &topts);
+	bpf_link__destroy(link);
+	if (err || bpf_map_lookup_elem(bpf_map__fd(rec), &key, &v)) {
+		printf("# %s: BPF_PROG_TEST_RUN %d, or .data.fire unreadable\n", prog, err);
+		return 1;
+	}
+	printf("# %s: attached, fired %llu time(s); %s() returned %u, possible CPUs %d\n",
+	       prog, (unsigned long long)v.calls, kfunc, v.ret, cpus);
+	return !v.calls || (int)v.ret != cpus;
+}
+
 int cmd_prog(const char *path, const char *prog, const char *expect, const char *kfunc)
 {
 	char map[80], rest[200];
@@ -31,6 +67,8 @@ int cmd_prog(const char *path, const char *prog, const char *expect, const char 
 					     &topts);
 		printf("# %s: loaded; BPF_PROG_TEST_RUN: %d, retval %d\n", prog, err, topts.retval);
 		ret = err || topts.retval;
+	} else if (!strcmp(expect, "fire")) {
+		ret = fire(obj, prog, kfunc);
 	} else {
 		printf("# %s: loaded\n", prog);
 	}
